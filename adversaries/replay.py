@@ -1,0 +1,108 @@
+"""Replaying recorded instances and labels to any learner."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+import numpy as np
+
+from game.certificates import Certificate, HalfspaceCertificate
+from game.params import data_field
+from game.transcript import Transcript
+
+__all__ = ["Replay"]
+
+
+@attrs.define(eq=False, on_setattr=attrs.setters.NO_OP)
+class Replay:
+    """Presents recorded examples in order, obliviously, then ends the game.
+
+    Give either a ``transcript`` (a :class:`~game.transcript.Transcript`, or in
+    a scenario the path of a ``.jsonl`` file) or ``instances`` and ``labels``
+    (arrays, or ``.npy``/``.csv`` files). A transcript's certificate is carried
+    over; with arrays, ``separator`` makes a halfspace certificate.
+
+    Parameters
+    ----------
+    transcript : Transcript, optional
+        The game to replay.
+    instances : array_like, optional
+        One instance per row (or a vector of point indices).
+    labels : array_like, optional
+        ±1 per instance.
+    separator : array_like, optional
+        A weight vector claimed to separate ``instances`` (realizable certificate).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from game import play
+    >>> from learners import Perceptron
+    >>> X = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
+    >>> tr = play(Perceptron(), Replay(instances=X, labels=[1, -1, 1], separator=[1, -1]),
+    ...           rounds=10)
+    >>> len(tr), tr.certificate_verified
+    (3, True)
+    """
+
+    transcript: Transcript | None = data_field("a transcript (.jsonl) to replay", default=None)
+    instances: Any = data_field("instances, one per row (.npy, .csv or a list)", default=None)
+    labels: Any = data_field("labels ±1 (.npy, .csv or a list)", default=None)
+    separator: Any = attrs.field(
+        default=None, metadata={"doc": "weights of a separating halfspace, when known"}
+    )
+    _rows: list = attrs.field(init=False, factory=list, repr=False)
+    _ys: list = attrs.field(init=False, factory=list, repr=False)
+    _cert: Certificate | None = attrs.field(init=False, default=None, repr=False)
+    _i: int = attrs.field(init=False, default=0, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        if self.transcript is not None:
+            if self.instances is not None or self.labels is not None:
+                raise ValueError("give either transcript or instances and labels, not both")
+            if not isinstance(self.transcript, Transcript):
+                raise TypeError(f"transcript must be a Transcript, got {self.transcript!r}")
+            rows = list(self.transcript.raw_instances)
+            ys = self.transcript.labels.tolist()
+            self._cert = self.transcript.certificate
+        else:
+            if self.instances is None or self.labels is None:
+                raise ValueError("give a transcript, or both instances and labels")
+            X = np.asarray(self.instances).view()
+            if X.ndim not in (1, 2) or X.dtype.kind not in "biuf":
+                raise ValueError(
+                    f"instances must be a vector or a matrix of numbers, got shape {X.shape}"
+                )
+            y = np.asarray(self.labels)
+            if y.ndim != 1 or y.shape[0] != X.shape[0]:
+                raise ValueError(
+                    f"labels must be a vector of {X.shape[0]} entries, got shape {y.shape}"
+                )
+            if y.dtype.kind not in "biuf" or (y.size and not np.all(np.abs(y) == 1)):
+                raise ValueError("labels must all be -1 or 1")
+            X.flags.writeable = False
+            rows = X.tolist() if X.ndim == 1 else list(X)
+            ys = y.astype(np.int64).tolist()
+            if self.separator is not None:
+                self._cert = HalfspaceCertificate(self.separator)
+        self._rows, self._ys = rows, ys
+
+    def __len__(self) -> int:
+        return len(self._ys)
+
+    def instance(self, history) -> Any:
+        """The next recorded instance, or None when all have been played."""
+        i = self._i
+        if i == len(self._rows):
+            return None
+        self._i = i + 1
+        return self._rows[i]
+
+    def label(self, x, p, history) -> int:
+        """The recorded label of the instance just presented."""
+        return self._ys[self._i - 1]
+
+    def certificate(self) -> Certificate | None:
+        """The source's certificate, when it had one."""
+        return self._cert

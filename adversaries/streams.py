@@ -1,0 +1,132 @@
+"""Oblivious random streams of labelled examples."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+import numpy as np
+
+from game.certificates import HalfspaceCertificate
+from game.params import integer_at_least, positive, rng_field
+
+__all__ = ["SeparableStream"]
+
+_BLOCK = 256
+
+
+def _unit_direction(value):
+    if value is None:
+        return None
+    u = np.array(value, dtype=np.float64)
+    norm = np.linalg.norm(u) if u.ndim == 1 else 0.0
+    if u.ndim != 1 or not np.isfinite(norm) or norm == 0:
+        raise ValueError(f"direction must be a non-zero finite vector, got {value!r}")
+    return u / norm
+
+
+@attrs.define(eq=False, on_setattr=attrs.setters.NO_OP)
+class SeparableStream:
+    """I.i.d. examples in a ball, separated by a hidden unit vector u with a margin.
+
+    Each example is drawn as x = y·a·u + v, where the label y is ±1 with
+    probability 1/2, the margin a is uniform on [margin, radius], and v is
+    uniform in the (d−1)-ball of radius √(radius² − a²) orthogonal to u. So
+    ‖x‖ ≤ radius and y·(u·x) = a ≥ margin on every example: the stream is
+    separable by u with margin ``margin`` in a ball of radius ``radius``, and
+    Block–Novikoff promises at most (radius/margin)² updates.
+
+    Parameters
+    ----------
+    dimension : int
+        d ≥ 1.
+    margin : float
+        γ > 0, at most ``radius``.
+    radius : float, default 1.0
+        R > 0.
+    rng : numpy.random.Generator
+        Draws u (unless ``direction`` is given) and the examples.
+    direction : array_like, optional
+        The separator u (normalised); drawn uniformly on the sphere by default.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> s = SeparableStream(3, margin=0.5, radius=2.0, rng=np.random.default_rng(0))
+    >>> x = s.instance(None); y = s.label(x, 1.0, None)
+    >>> bool(y * (s.direction @ x) >= 0.5), bool(np.linalg.norm(x) <= 2.0)
+    (True, True)
+    """
+
+    dimension: int = attrs.field(validator=integer_at_least(1), metadata={"doc": "dimension d"})
+    margin: float = attrs.field(validator=positive, metadata={"doc": "margin γ of the separator"})
+    radius: float = attrs.field(
+        default=1.0, validator=positive, metadata={"doc": "radius R of the ball"}
+    )
+    rng: np.random.Generator = rng_field("draws the separator and the examples")
+    direction: Any = attrs.field(
+        default=None,
+        converter=_unit_direction,
+        metadata={"doc": "the separator u (default: uniform on the sphere)"},
+    )
+    _rows: list = attrs.field(init=False, factory=list, repr=False)
+    _labels: list = attrs.field(init=False, factory=list, repr=False)
+    _i: int = attrs.field(init=False, default=0, repr=False)
+    _y: int = attrs.field(init=False, default=1, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        if self.margin > self.radius:
+            raise ValueError(f"margin must be ≤ radius ({self.radius!r}), got {self.margin!r}")
+        if self.direction is None:
+            self.direction = _unit_direction(self.rng.standard_normal(self.dimension))
+        elif self.direction.shape != (self.dimension,):
+            raise ValueError(
+                f"direction must have {self.dimension} entries, got {self.direction.shape[0]}"
+            )
+        self.direction.flags.writeable = False
+
+    def draw(self, n: int) -> tuple[np.ndarray, np.ndarray]:
+        """The next ``n`` examples drawn from the stream's distribution, as (X, y)."""
+        rng, u, d = self.rng, self.direction, self.dimension
+        y = rng.integers(0, 2, n) * 2 - 1
+        a = rng.uniform(self.margin, self.radius, n)
+        X = (y * a)[:, None] * u
+        if d > 1:
+            g = rng.standard_normal((n, d))
+            # an elementwise product and numpy's own sum, not BLAS: the same bits everywhere
+            g -= (g * u).sum(axis=1)[:, None] * u
+            norms = np.linalg.norm(g, axis=1)
+            spread = np.sqrt(np.maximum(self.radius**2 - a**2, 0.0))
+            r = spread * rng.uniform(size=n) ** (1.0 / (d - 1))
+            X += g * (r / np.where(norms > 0, norms, 1.0))[:, None]
+        X.flags.writeable = False
+        return X, y
+
+    def examples(self, n: int) -> tuple[np.ndarray, np.ndarray]:
+        """The next ``n`` examples exactly as ``instance`` would present them, as (X, y).
+
+        The stream draws in blocks of 256; this draws the same blocks, so a fresh
+        stream's ``examples(n)`` is the sequence a game against it would see.
+        """
+        blocks = [self.draw(_BLOCK) for _ in range(-(-n // _BLOCK))]
+        X = np.concatenate([b[0] for b in blocks])[:n] if blocks else np.empty((0, self.dimension))
+        y = np.concatenate([b[1] for b in blocks])[:n] if blocks else np.empty(0, dtype=int)
+        return X, y
+
+    def instance(self, history) -> np.ndarray:
+        """The next example (a read-only row)."""
+        i = self._i
+        if i == len(self._rows):
+            X, y = self.draw(_BLOCK)
+            self._rows, self._labels, i = list(X), y.tolist(), 0
+        self._i = i + 1
+        self._y = self._labels[i]
+        return self._rows[i]
+
+    def label(self, x, p, history) -> int:
+        """The true label of the example just presented (ignores the prediction)."""
+        return self._y
+
+    def certificate(self) -> HalfspaceCertificate:
+        """The hidden separator u."""
+        return HalfspaceCertificate(self.direction)

@@ -1,0 +1,58 @@
+"""online-learning-games: the referee and the shared vocabulary.
+
+Play a learner against an adversary with :func:`play`, load and play scenario
+files with :func:`load_scenario`, read transcripts with :meth:`Transcript.load`.
+
+Examples
+--------
+>>> import numpy as np
+>>> import game
+>>> from learners import Perceptron
+>>> from adversaries import SeparableStream
+>>> tr = game.play(Perceptron(), SeparableStream(10, 0.1, rng=np.random.default_rng(0)),
+...                rounds=1000)
+>>> s = tr.summary()
+>>> s["certificate_verified"], s["updates"] <= s["bound"]
+(True, True)
+"""
+
+from game.bounds import Bound
+from game.certificates import Certificate, HalfspaceCertificate
+from game.engine import play
+from game.errors import (
+    CertificateError,
+    ExpectationError,
+    GameError,
+    ProtocolError,
+    ReplayMismatch,
+    ScenarioError,
+    TranscriptError,
+    UnknownPlayerError,
+)
+from game.protocol import Adversary, History, Learner
+from game.registry import register
+from game.scenario import Scenario, load_scenario
+from game.transcript import Round, Transcript
+
+__all__ = [
+    "Adversary",
+    "Bound",
+    "Certificate",
+    "CertificateError",
+    "ExpectationError",
+    "GameError",
+    "HalfspaceCertificate",
+    "History",
+    "Learner",
+    "ProtocolError",
+    "ReplayMismatch",
+    "Round",
+    "Scenario",
+    "ScenarioError",
+    "Transcript",
+    "TranscriptError",
+    "UnknownPlayerError",
+    "load_scenario",
+    "play",
+    "register",
+]

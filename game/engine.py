@@ -1,0 +1,296 @@
+"""The referee: :func:`play` runs the round protocol and logs every round.
+
+See :mod:`game.protocol` for the round. The loop is thin on purpose: it keeps
+four Python lists (instances, predictions, labels, updated) and turns them into
+columns when the game ends; checks that a player broke the protocol cost one
+comparison each on the common path.
+
+Examples
+--------
+>>> import numpy as np
+>>> from game import play
+>>> from learners import Perceptron
+>>> from adversaries import SeparableStream
+>>> stream = SeparableStream(dimension=5, margin=0.1, radius=1.0, rng=np.random.default_rng(1))
+>>> tr = play(Perceptron(), stream, rounds=200)
+>>> s = tr.summary()
+>>> s["rounds"], s["certificate_verified"], s["mistakes"] <= s["updates"] <= s["bound"]
+(200, True, True)
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import time
+from typing import Any
+
+import numpy as np
+
+from game.certificates import Certificate, first_disagreement
+from game.errors import CertificateError, GameError, ProtocolError
+from game.losses import get_loss
+from game.protocol import History
+from game.registry import describe_player
+from game.transcript import Transcript, TranscriptWriter, versions
+
+__all__ = ["play"]
+
+_STAGES = {
+    1: ("adversary", "instance"),
+    2: ("learner", "predict"),
+    3: ("adversary", "label"),
+    4: ("learner", "update"),
+    5: ("learner", "snapshot"),
+    6: ("learner", "extras"),
+    7: ("adversary", "extras"),
+}
+
+
+def _who(role: str, player: Any) -> str:
+    return f"{role} {describe_player(player)['name']}"
+
+
+def _prediction(p: Any, learner: Any, t: int) -> float:
+    """Slow path of the prediction check: coerce a real number, else raise."""
+    if isinstance(p, numbers.Real) and not isinstance(p, bool | np.bool_):
+        q = float(p)
+        if -1.0 <= q <= 1.0:
+            return q
+    raise ProtocolError(
+        f"{_who('learner', learner)}, round {t}: predict returned {p!r}; "
+        "expected a float in [-1, 1]"
+    )
+
+
+def _label(y: Any, adversary: Any, t: int) -> int:
+    """Slow path of the label check: accept integral ±1, else raise."""
+    if isinstance(y, numbers.Integral) and not isinstance(y, bool | np.bool_) and y in (-1, 1):
+        return int(y)
+    raise ProtocolError(
+        f"{_who('adversary', adversary)}, round {t}: label returned {y!r}; expected -1 or 1"
+    )
+
+
+def _extras(values: Any, role: str, player: Any, t: int) -> dict:
+    if not isinstance(values, dict) or not all(
+        isinstance(v, numbers.Real) and not isinstance(v, bool) for v in values.values()
+    ):
+        raise ProtocolError(
+            f"{_who(role, player)}, round {t}: extras() returned {values!r}; "
+            "expected a dict of numbers"
+        )
+    return values
+
+
+def play(
+    learner: Any,
+    adversary: Any,
+    *,
+    rounds: int,
+    loss: str = "zero-one",
+    snapshots: bool = False,
+    out: Any = None,
+    meta: dict | None = None,
+) -> Transcript:
+    """Play one game and return its transcript.
+
+    Parameters
+    ----------
+    learner : Learner
+        Has ``predict(x) -> float`` and ``update(x, y) -> bool``.
+    adversary : Adversary
+        Has ``instance(history)``, ``label(x, p, history)`` and ``certificate()``.
+    rounds : int
+        The most rounds to play; the adversary ends the game sooner by returning None.
+    loss : {"zero-one", "absolute", "squared"}
+        The loss that grades every round.
+    snapshots : bool, default False
+        Log the learner's ``snapshot()`` after every round's update (and before round 1).
+    out : path-like, optional
+        Stream the transcript to this JSON Lines file as the game runs.
+    meta : dict, optional
+        Extra header entries (a scenario records its spec and seed here).
+
+    Returns
+    -------
+    Transcript
+
+    Raises
+    ------
+    ProtocolError
+        A player broke the protocol (a prediction outside [-1, 1] or NaN, a label
+        other than ±1, an ``update`` that returned no bool) or raised: the message
+        names the player, the round and the value. The file written so far keeps
+        every complete round and a footer marked aborted.
+    CertificateError
+        The adversary's realizable certificate contradicts a label; names the
+        first such round. The transcript file is completed first.
+    """
+    if isinstance(rounds, bool) or not isinstance(rounds, numbers.Integral) or rounds < 0:
+        raise GameError(f"rounds must be a non-negative integer, got {rounds!r}")
+    get_loss(loss)
+    header: dict[str, Any] = {
+        "learner": describe_player(learner),
+        "adversary": describe_player(adversary),
+        "rounds": int(rounds),
+        "loss": loss,
+        "snapshots": bool(snapshots),
+        "versions": versions(),
+    }
+    if meta:
+        header.update(meta)
+
+    snap_fn = getattr(learner, "snapshot", None) if snapshots else None
+    if snapshots and snap_fn is None:
+        raise GameError(f"{_who('learner', learner)} has no snapshot(); play with snapshots=False")
+    learner_extras = getattr(learner, "extras", None)
+    adversary_extras = getattr(adversary, "extras", None)
+    initial = dict(snap_fn()) if snap_fn else None
+    writer = TranscriptWriter(out, header, initial) if out is not None else None
+
+    xs: list = []
+    ps: list[float] = []
+    ys: list[int] = []
+    us: list[bool] = []
+    snaps: dict[str, list] | None = None
+    extras: dict[str, list] = {}
+    history = History(xs, ps, ys)
+    instance, predict = adversary.instance, learner.predict
+    label, update = adversary.label, learner.update
+    plain = snap_fn is None and learner_extras is None and adversary_extras is None
+    start = time.perf_counter()
+    t = 0
+    stage = 1
+    try:
+        for t in range(1, rounds + 1):
+            stage = 1
+            x = instance(history)
+            if x is None:
+                break
+            stage = 2
+            p = predict(x)
+            if p.__class__ is not float or not -1.0 <= p <= 1.0:
+                p = _prediction(p, learner, t)
+            stage = 3
+            y = label(x, p, history)
+            if y.__class__ is not int or (y != 1 and y != -1):
+                y = _label(y, adversary, t)
+            stage = 4
+            u = update(x, y)
+            if u is not True and u is not False:
+                if not isinstance(u, np.bool_):
+                    raise ProtocolError(
+                        f"{_who('learner', learner)}, round {t}: update returned {u!r}; "
+                        "expected True or False"
+                    )
+                u = bool(u)
+            xs.append(x)
+            ps.append(p)
+            ys.append(y)
+            us.append(u)
+            if plain and writer is None:
+                continue
+            snap = row = None
+            if snap_fn is not None:
+                stage = 5
+                snap = snap_fn()
+                if snaps is None:
+                    snaps = {k: [] for k in snap}
+                for k, v in snap.items():
+                    snaps[k].append(v)
+            if learner_extras is not None or adversary_extras is not None:
+                row = {}
+                if learner_extras is not None:
+                    stage = 6
+                    row.update(_extras(learner_extras(), "learner", learner, t))
+                if adversary_extras is not None:
+                    stage = 7
+                    row.update(_extras(adversary_extras(), "adversary", adversary, t))
+                if not extras:
+                    extras = {k: [] for k in row}
+                if row.keys() != extras.keys():
+                    raise ProtocolError(
+                        f"round {t}: extras keys {sorted(row)} differ "
+                        f"from round 1's {sorted(extras)}"
+                    )
+                for k, v in row.items():
+                    extras[k].append(float(v))
+            if writer is not None:
+                writer.round(t, x, p, y, u, snap, row)
+    except BaseException as exc:
+        played = len(ys)
+        if isinstance(exc, GameError):
+            error: BaseException = exc
+        elif isinstance(exc, Exception):
+            role, method = _STAGES[stage]
+            player = learner if role == "learner" else adversary
+            error = ProtocolError(
+                f"{_who(role, player)}, round {played + 1}: {method} raised "
+                f"{type(exc).__name__}: {exc}"
+            )
+        else:  # KeyboardInterrupt and friends: keep the file, then let it through
+            error = exc
+        if writer is not None:
+            partial = _transcript(header, xs, ps, ys, us, extras, snaps, initial)
+            partial.status, partial.reason = "aborted", str(error) or type(error).__name__
+            partial.wall_time = time.perf_counter() - start
+            writer.close(partial.footer())
+        if error is exc:
+            raise
+        raise error from exc
+
+    transcript = _transcript(header, xs, ps, ys, us, extras, snaps, initial)
+    transcript.wall_time = time.perf_counter() - start
+    failure = _settle(transcript, learner, adversary)
+    if writer is not None:
+        if failure is not None:
+            transcript.status, transcript.reason = "aborted", str(failure)
+        writer.close(transcript.footer())
+    if failure is not None:
+        raise failure
+    return transcript
+
+
+def _transcript(header, xs, ps, ys, us, extras, snaps, initial) -> Transcript:
+    n = len(ys)
+    return Transcript(
+        header=header,
+        raw_instances=xs,
+        predictions=np.fromiter(ps, dtype=np.float64, count=n),
+        labels=np.fromiter(ys, dtype=np.int8, count=n),
+        updated=np.fromiter(us, dtype=bool, count=n),
+        extras={k: np.asarray(v, dtype=np.float64) for k, v in extras.items()},
+        snapshots=snaps if snaps is not None else ({} if initial is not None else None),
+        initial_snapshot=initial,
+    )
+
+
+def _settle(transcript: Transcript, learner: Any, adversary: Any) -> GameError | None:
+    """Certificate, verification and bounds; returns the error to raise, if any."""
+    get_certificate = getattr(adversary, "certificate", None)
+    certificate = get_certificate() if get_certificate is not None else None
+    if certificate is not None and not isinstance(certificate, Certificate):
+        return ProtocolError(
+            f"{_who('adversary', adversary)}: certificate() returned {certificate!r}; "
+            "expected a game.certificates.Certificate or None"
+        )
+    transcript.certificate = certificate
+    if certificate is not None and certificate.realizable:
+        bad = first_disagreement(certificate, transcript.instances, transcript.labels)
+        if bad is not None:
+            transcript.certificate_verified = False
+            return CertificateError(
+                f"{_who('adversary', adversary)}: its certificate ({certificate.describe()}) "
+                f"disagrees with round {bad + 1}, labelled {int(transcript.labels[bad]):+d}"
+            )
+        transcript.certificate_verified = True
+    bound_fn = getattr(learner, "mistake_bound", None)
+    if bound_fn is not None:
+        transcript.bound = bound_fn(transcript)
+    lower_fn = getattr(adversary, "lower_bound", None)
+    if lower_fn is not None:
+        transcript.lower_bound = lower_fn()
+    if transcript.bound is not None and math.isnan(transcript.bound.value):
+        return ProtocolError(f"{_who('learner', learner)}: mistake_bound returned NaN")
+    return None
