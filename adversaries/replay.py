@@ -39,7 +39,7 @@ class Replay:
     >>> import numpy as np
     >>> from game import play
     >>> from learners import Perceptron
-    >>> X = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
+    >>> X = np.array([[1.0, 0.0], [0.0, 1.0], [2.0, 1.0]])
     >>> tr = play(Perceptron(), Replay(instances=X, labels=[1, -1, 1], separator=[1, -1]),
     ...           rounds=10)
     >>> len(tr), tr.certificate_verified
@@ -87,6 +87,14 @@ class Replay:
             if self.separator is not None:
                 self._cert = HalfspaceCertificate(self.separator)
         self._rows, self._ys = rows, ys
+
+    @property
+    def presents(self) -> str:
+        """The kind of instance replayed: "point" for ints, "bits" for booleans, else "vector"."""
+        first = self._rows[0] if self._rows else None
+        if first is None or isinstance(first, int | np.integer):
+            return "point"
+        return "bits" if np.asarray(first).dtype == bool else "vector"
 
     def __len__(self) -> int:
         return len(self._ys)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import attrs
 import numpy as np
@@ -57,6 +57,8 @@ class SeparableStream:
     >>> bool(y * (s.direction @ x) >= 0.5), bool(np.linalg.norm(x) <= 2.0)
     (True, True)
     """
+
+    presents: ClassVar[str] = "vector"
 
     dimension: int = attrs.field(validator=integer_at_least(1), metadata={"doc": "dimension d"})
     margin: float = attrs.field(validator=positive, metadata={"doc": "margin γ of the separator"})

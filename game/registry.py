@@ -33,7 +33,9 @@ from game.errors import GameError, UnknownPlayerError
 __all__ = [
     "BUILTIN",
     "ENTRY_POINT_GROUP",
+    "INSTANCE_KINDS",
     "describe_player",
+    "learners_for",
     "lookup",
     "name_of",
     "names",
@@ -41,6 +43,16 @@ __all__ = [
     "register",
     "role_of",
 ]
+
+#: The kinds of instance a game can be played on. A learner class declares the
+#: kinds it plays in ``plays`` (a frozenset); an adversary class the kind it
+#: presents in ``presents``.
+INSTANCE_KINDS = {
+    "vector": "a real vector (numpy float array)",
+    "bits": "a bit vector in {0, 1}^n (numpy bool or uint8 array)",
+    "advice": "the N experts' advice, a vector in [-1, 1]^N",
+    "point": "an int, the index of a point of a finite concept class",
+}
 
 ENTRY_POINT_GROUP = "online_learning_games.players"
 
@@ -134,6 +146,39 @@ def lookup(name: str, role: str | None = None) -> type:
     if role is not None and role_of(cls) != role:
         raise UnknownPlayerError(name, names(role), role)
     return cls
+
+
+def learners_for(kind: str, *, deterministic: bool | None = None) -> list[str]:
+    """Names of the registered learners that play instances of ``kind``.
+
+    Parameters
+    ----------
+    kind : str
+        One of :data:`INSTANCE_KINDS`.
+    deterministic : bool, optional
+        Keep only the learners whose ``deterministic`` class attribute matches.
+
+    Examples
+    --------
+    >>> "perceptron" in learners_for("vector", deterministic=True)
+    True
+    """
+    if kind not in INSTANCE_KINDS:
+        raise GameError(
+            f"unknown instance kind {kind!r}; expected one of {', '.join(INSTANCE_KINDS)}"
+        )
+    out = []
+    for name in names("learner"):
+        cls = lookup(name)
+        if kind not in getattr(cls, "plays", ()):
+            continue
+        if (
+            deterministic is not None
+            and bool(getattr(cls, "deterministic", False)) != deterministic
+        ):
+            continue
+        out.append(name)
+    return out
 
 
 def role_of(cls: type) -> str:

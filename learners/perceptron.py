@@ -69,6 +69,7 @@ class Perceptron:
     """
 
     deterministic: ClassVar[bool] = True
+    plays: ClassVar[frozenset[str]] = frozenset({"vector", "bits", "advice"})
 
     zero_label: int = attrs.field(
         default=1,
