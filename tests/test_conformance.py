@@ -1,0 +1,45 @@
+"""Every conformance check of game.checks on every registered player.
+
+Adversaries (and learners that play points) are built as the first scenario in
+scenarios/ that names them builds them; a player no scenario names is skipped
+with that reason. The number of checks run is printed at the end of the run.
+"""
+
+from pathlib import Path
+
+import pytest
+
+from game.checks import registered_checks
+from game.registry import lookup, names, role_of
+
+SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
+CHECKS, SKIPPED = registered_checks(SCENARIOS)
+RUN: list[str] = []
+
+
+@pytest.mark.parametrize("check", CHECKS, ids=[c.id for c in CHECKS])
+def test_conformance(check):
+    check()
+    RUN.append(check.id)
+
+
+@pytest.mark.parametrize("name", sorted(SKIPPED) or ["(none)"])
+def test_skipped_players_name_their_reason(name):
+    if name == "(none)":
+        return
+    pytest.skip(f"{name}: {SKIPPED[name]}")
+
+
+def test_every_registered_player_is_checked_or_skipped_with_a_reason():
+    checked = {c.player for c in CHECKS}
+    for name in names():
+        assert name in checked or SKIPPED.get(name), name
+
+
+def test_every_registered_player_appears_in_a_scenario():
+    used = set()
+    for path in SCENARIOS.glob("*.toml"):
+        text = path.read_text()
+        used |= {line.split('"')[1] for line in text.splitlines() if line.startswith("name = ")}
+    missing = [n for n in names() if n not in used and role_of(lookup(n)) == "adversary"]
+    assert not missing, f"adversaries no scenario plays: {missing}"
