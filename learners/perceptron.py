@@ -28,11 +28,110 @@ from typing import Any, ClassVar
 import attrs
 import numpy as np
 
-from game.bounds import Bound, block_novikoff
+from game.bounds import Bound, balcan_nonseparable, block_novikoff, perceptron_hinge
 from game.certificates import HalfspaceCertificate
 from game.params import integer_at_least, one_of
 
-__all__ = ["Perceptron"]
+__all__ = ["Perceptron", "comparator_bounds", "instances_as_used", "tightest"]
+
+
+def instances_as_used(transcript, normalize: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """The instances played, as a Perceptron-type learner used them, and their norms.
+
+    Parameters
+    ----------
+    transcript : Transcript
+        A game on vectors (or bit vectors, read as 0/1 vectors).
+    normalize : bool, default False
+        Scale every non-zero instance to unit length, as the learner did.
+
+    Returns
+    -------
+    (X, norms) : tuple of numpy.ndarray
+        One row per round, and each row's Euclidean norm.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from game import play
+    >>> from adversaries import Replay
+    >>> tr = play(Perceptron(), Replay(instances=[[3.0, 4.0]], labels=[1]), rounds=1)
+    >>> X, norms = instances_as_used(tr, normalize=True)
+    >>> X.tolist(), norms.tolist()
+    ([[0.6, 0.8]], [1.0])
+    """
+    X = np.asarray(transcript.instances, dtype=np.float64).reshape(len(transcript), -1)
+    norms = np.linalg.norm(X, axis=1)
+    if normalize:
+        X = X / np.where(norms > 0, norms, 1.0)[:, None]
+        norms = np.linalg.norm(X, axis=1)
+    return X, norms
+
+
+def comparator_bounds(transcript, certificate=None, *, normalize: bool = False) -> list[Bound]:
+    """The non-separable Perceptron bounds for a comparator u on the game played.
+
+    - Balcan lecture 3: updates ≤ 1/γ² + (2/γ)·TD_γ, when every instance as
+      used has norm ≤ 1 (unit length with ``normalize``, as in the lecture),
+      at the γ ∈ (0, 1] that minimises it, TD_γ over all rounds
+      (:func:`game.bounds.balcan_nonseparable`);
+    - Shalev-Shwartz & Ben-David §21.4, Theorem 21.16: updates ≤ F + R‖w*‖√F +
+      R²‖w*‖², w* = c·u with the scaling c chosen from the whole sequence and F
+      the hinge loss of w* on the update rounds (:func:`game.bounds.perceptron_hinge`).
+
+    Both hold for any u, separating or not, and bound updates (so mistakes)
+    under every convention.
+
+    Parameters
+    ----------
+    transcript : Transcript
+        The game played.
+    certificate : HalfspaceCertificate, optional
+        The comparator (default: the transcript's certificate).
+    normalize : bool, default False
+        Whether the learner scaled instances to unit length.
+
+    Returns
+    -------
+    list of Bound
+        Empty when there is no halfspace comparator or no round.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from game import play, HalfspaceCertificate
+    >>> from adversaries import Replay
+    >>> X = np.array([[1.0, 0.0], [0.0, 1.0], [-0.6, 0.2]])
+    >>> tr = play(Perceptron(), Replay(instances=X, labels=[1, 1, 1]), rounds=3)
+    >>> bounds = comparator_bounds(tr, HalfspaceCertificate([1.0, 1.0], realizable=False))
+    >>> [b.source.split(" (")[0] for b in bounds]
+    ['Balcan lecture 3', 'Shalev-Shwartz & Ben-David §21.4']
+    >>> all(b.holds(tr.observed("updates")) for b in bounds)
+    True
+    """
+    cert = transcript.certificate if certificate is None else certificate
+    if not isinstance(cert, HalfspaceCertificate) or len(transcript) == 0:
+        return []
+    X, norms = instances_as_used(transcript, normalize)
+    u = cert.weights / np.linalg.norm(cert.weights)
+    margins = np.asarray(transcript.labels, dtype=np.float64) * (X @ u)
+    radius = float(norms.max())
+    bounds = []
+    if radius <= 1.0 + 1e-12:
+        bounds.append(balcan_nonseparable(margins))
+    bounds.append(perceptron_hinge(margins[transcript.updated], radius, margins=margins))
+    return bounds
+
+
+def tightest(bounds: list[Bound]) -> Bound | None:
+    """The smallest of a list of upper bounds (None for an empty list).
+
+    Examples
+    --------
+    >>> tightest([block_novikoff(1.0, 0.5), block_novikoff(1.0, 1.0)]).value
+    1.0
+    """
+    return min(bounds, key=lambda b: b.value) if bounds else None
 
 
 @attrs.define(eq=False, on_setattr=attrs.setters.NO_OP)
@@ -55,7 +154,20 @@ class Perceptron:
     -----
     ``mistake_bound`` is Block–Novikoff's (R/γ)² on updates, with R the largest
     norm of an instance played (after normalising) and γ the adversary's
-    halfspace certificate's margin on the rounds played.
+    halfspace certificate's margin on the rounds played. Against a comparator
+    (a certificate marked non-realizable) it is the tighter of Balcan's
+    1/γ² + (2/γ)·TD_γ and §21.4's F + R‖w*‖√F + R²‖w*‖² (see
+    :func:`comparator_bounds`). All are bounds on updates, which every
+    convention makes on every mistake.
+
+    ``normalize`` follows Balcan's lecture 3: every example is scaled to unit
+    length before it is used, in the score and in the update w ± x/‖x‖; this
+    does not change on which side of a hyperplane through the origin it lies,
+    so only the updates' lengths change.
+
+    With ``snapshots=True`` the game logs ‖w‖² and w after every round; given
+    a certificate u, :func:`game.proofs.block_novikoff_claims` turns them into
+    w·u and checks the proof's two claims on every update round.
 
     Examples
     --------
@@ -89,7 +201,7 @@ class Perceptron:
     )
     dimension: int | None = attrs.field(
         default=None,
-        validator=attrs.validators.optional(integer_at_least(1)),
+        validator=attrs.validators.optional(integer_at_least(1, 2**26)),
         metadata={"doc": "dimension of the instances (default: from the first one)"},
     )
     _w: Any = attrs.field(init=False, default=None, repr=False)
@@ -108,6 +220,7 @@ class Perceptron:
 
     def _prepare(self, x):
         if self.normalize:
+            x = np.asarray(x, dtype=np.float64)  # bits: a bool or uint8 x @ x would wrap
             norm = float(np.sqrt(x @ x))
             return x / norm if norm > 0 else x
         return x
@@ -127,9 +240,15 @@ class Perceptron:
         return 1.0 if self.zero_label == 1 else -1.0
 
     def update(self, x, y: int) -> bool:
-        """w += y·x when the rule says so; returns whether w changed."""
+        """w += y·x when the rule says so; returns whether w changed.
+
+        The score ``predict`` computed is reused once (it is dropped here, so a
+        second ``update`` on the same object sees the new w). A zero instance
+        leaves w as it is, so its round is no update even when the rule fires.
+        """
         if x is self._x:
             xn, s = self._xn, self._s
+            self._x = None
         else:
             if self._w is None:
                 self._w = np.zeros(np.shape(x)[0])
@@ -141,6 +260,8 @@ class Perceptron:
             predicted = 1 if s > 0.0 or (s == 0.0 and self.zero_label == 1) else -1
             change = predicted != y
         if change:
+            if not xn.any():
+                return False
             if y > 0:
                 self._w += xn
             else:
@@ -153,10 +274,17 @@ class Perceptron:
         return {"norm2": float(w @ w), "w": w}
 
     def mistake_bound(self, transcript) -> Bound | None:
-        """Block–Novikoff on the rounds played, or None without a separating certificate."""
+        """The Perceptron's bound on the rounds played, from the adversary's halfspace.
+
+        A realizable certificate gives Block–Novikoff's (R/γ)²; a comparator
+        (``realizable=False``) the tighter of the non-separable bounds of
+        :func:`comparator_bounds`. None without a halfspace certificate.
+        """
         cert = transcript.certificate
         if not isinstance(cert, HalfspaceCertificate) or len(transcript) == 0:
             return None
+        if not cert.realizable:
+            return tightest(comparator_bounds(transcript, cert, normalize=self.normalize))
         X = np.asarray(transcript.instances, dtype=np.float64)
         norms = np.linalg.norm(X, axis=1)
         if self.normalize:

@@ -164,11 +164,6 @@ def test_update_without_predict_works():
     assert p.predict(np.array([2.0, -1.0])) == -1.0
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="learners/perceptron.py: update keeps the score cached by predict after it "
-    "changes w, so a second update on the same object decides on the stale score",
-)
 def test_a_second_update_on_the_same_object_sees_the_new_weights():
     p = Perceptron()
     x = np.array([1.0, 0.0])
@@ -178,11 +173,6 @@ def test_a_second_update_on_the_same_object_sees_the_new_weights():
     assert p.weights.tolist() == [-1.0, 0.0]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="learners/perceptron.py: a zero instance on a 'nonpositive' round adds 0 to w "
-    "yet update returns True, though it promises 'whether w changed'",
-)
 def test_a_zero_instance_changes_nothing_and_says_so():
     p = Perceptron(dimension=2)
     z = np.zeros(2)
@@ -209,11 +199,6 @@ def test_bit_instances():
     assert p.predict(x) == -1.0
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="learners/perceptron.py _prepare: x @ x on a bool vector is a bool (True), so "
-    "normalize divides bit vectors by 1 instead of their Euclidean norm",
-)
 def test_normalize_scales_bit_instances_to_unit_length_too():
     p = Perceptron(normalize=True)
     x = np.array([True, True, False, True])
