@@ -1,0 +1,242 @@
+"""Adversaries that walk a shattered tree, answering the opposite of every prediction.
+
+Lemma 21.6 of Shalev-Shwartz & Ben-David §21.1.1 (the chapter of seed 000):
+along a tree the class shatters, the adversary presents the node's instance
+and answers the opposite of the learner's prediction; every path is realised
+by some hypothesis, so the labels stay realisable while every round is a
+mistake. :class:`TreeAdversary` walks a finite tree (by default the class's
+own :func:`game.littlestone.littlestone_tree`); :class:`HalfspaceTreeAdversary`
+walks the infinite §21.4 tree (seed 000) of halfspaces, bisecting as it goes.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, ClassVar
+
+import attrs
+import networkx as nx
+import numpy as np
+
+from game.bounds import Bound
+from game.bounds.littlestone import halfspace_tree_lower_bound, shattered_tree_lower_bound
+from game.certificates import Certificate, HalfspaceCertificate
+from game.concepts.finite import FiniteClass, as_finite_class
+from game.littlestone import (
+    is_shattered,
+    littlestone_tree,
+    tree_children,
+    tree_depth,
+    tree_root,
+)
+from game.params import data_field, integer_at_least
+
+__all__ = ["HalfspaceTreeAdversary", "TreeAdversary"]
+
+
+def _optional_class(value: Any) -> FiniteClass | None:
+    return None if value is None else as_finite_class(value)
+
+
+def _graph(instance, attribute, value) -> None:
+    if value is not None and not isinstance(value, nx.DiGraph):
+        raise TypeError(f"tree must be a networkx.DiGraph, got {type(value).__name__}")
+
+
+@attrs.define(eq=False, on_setattr=attrs.setters.NO_OP)
+class TreeAdversary:
+    """Walks a shattered tree: presents each node's instance, answers against the prediction.
+
+    Parameters
+    ----------
+    tree : networkx.DiGraph, optional
+        A complete binary tree in :mod:`game.littlestone`'s format. Default:
+        ``littlestone_tree(concept_class)``, of depth Ldim(H).
+    concept_class : FiniteClass, optional
+        The class the tree's instances are points of; needed when the tree is
+        not given, and when its leaves' witnesses are hypothesis indices. When
+        given, the tree must be shattered by it.
+
+    Notes
+    -----
+    The game ends at a leaf, after ``depth`` rounds, every one of them a
+    mistake for a deterministic learner (sign(0) = +1). The certificate is the
+    witness of the leaf reached (a hypothesis of the class, or a halfspace for
+    a tree whose witnesses are weight vectors); a game stopped early by its
+    rounds hands over the witness of the leaf below the node reached along
+    −1 edges, which agrees with the path so far.
+
+    Examples
+    --------
+    >>> import game
+    >>> from game.concepts.finite import intervals
+    >>> from learners import SOA
+    >>> H = intervals(8)
+    >>> tr = game.play(SOA(H), TreeAdversary(concept_class=H), rounds=20)
+    >>> s = tr.summary()
+    >>> s["mistakes"], s["lower_bound"], s["certificate_verified"]
+    (4, 4.0, True)
+    """
+
+    presents: ClassVar[str] = "point"
+
+    tree: nx.DiGraph | None = attrs.field(
+        default=None,
+        validator=_graph,
+        metadata={"doc": "a shattered tree (networkx.DiGraph); default: the class's own"},
+    )
+    concept_class: FiniteClass | None = data_field(
+        "the finite class whose points the tree's instances are",
+        default=None,
+        converter=_optional_class,
+    )
+    _node: Any = attrs.field(init=False, default=None, repr=False)
+    _depth: int = attrs.field(init=False, default=0, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        if self.tree is None:
+            if self.concept_class is None:
+                raise ValueError("tree or concept_class is required")
+            self.tree = littlestone_tree(self.concept_class)
+        if self.tree.number_of_nodes() == 0:
+            raise ValueError("tree is empty (the class has no hypothesis)")
+        self._depth = tree_depth(self.tree)
+        leaves_by_index = any(
+            isinstance(w, int | np.integer)
+            for _, w in self.tree.nodes(data="witness")
+            if w is not None
+        )
+        if leaves_by_index and self.concept_class is None:
+            raise ValueError("tree's witnesses are hypothesis indices: concept_class is required")
+        if self.concept_class is not None and not is_shattered(self.tree, self.concept_class):
+            raise ValueError(f"tree is not shattered by {self.concept_class!r}")
+        self._node = tree_root(self.tree)
+
+    @property
+    def depth(self) -> int:
+        """The depth of the tree: the mistakes it forces."""
+        return self._depth
+
+    def instance(self, history) -> Any:
+        """The current node's instance; None at a leaf."""
+        if self.tree.out_degree(self._node) == 0:
+            return None
+        x = self.tree.nodes[self._node]["instance"]
+        if isinstance(x, np.integer):
+            return int(x)
+        if isinstance(x, np.ndarray):
+            return x.copy()
+        return x
+
+    def label(self, x, p: float, history) -> int:
+        """The opposite of the prediction (sign(0) = +1); moves down that edge."""
+        y = -1 if p >= 0 else 1
+        self._node = tree_children(self.tree, self._node)[y]
+        return y
+
+    def certificate(self) -> Certificate | None:
+        """The witness of the leaf reached (or below the node reached, along −1 edges)."""
+        node = self._node
+        while self.tree.out_degree(node):
+            node = tree_children(self.tree, node)[-1]
+        witness = self.tree.nodes[node].get("witness")
+        if witness is None:
+            return None
+        if isinstance(witness, Certificate):
+            return witness
+        if isinstance(witness, int | np.integer):
+            return self.concept_class.certificate(int(witness))
+        return HalfspaceCertificate(np.asarray(witness, dtype=np.float64))
+
+    def lower_bound(self) -> Bound:
+        """Lemma 21.6: mistakes ≥ the tree's depth for every deterministic learner."""
+        return shattered_tree_lower_bound(self._depth)
+
+
+@attrs.define(eq=False, on_setattr=attrs.setters.NO_OP)
+class HalfspaceTreeAdversary:
+    """The §21.4 tree walk (seed 000): every deterministic learner errs every round.
+
+    The halfspaces w = (−1, a, 0, …, 0), a ∈ [0, 1], label v = (q, 1, 0, …, 0)
+    by sign(a − q). The adversary keeps the interval [lo, hi] of thresholds a
+    consistent so far (initially [0, 1]), presents q = (lo + hi)/2 and answers
+    the opposite of the prediction, which halves the interval: it walks the
+    tree of :func:`game.littlestone.halfspace_tree` down the path the learner
+    chooses. The certificate is w with a the midpoint of the final interval;
+    its margin on the rounds played, logged every round by ``extras()`` as
+    ``margin``, is (hi − lo)/2 / ‖w‖ and halves every round. So no mistake bound
+    exists for halfspaces: the Perceptron's (R/γ)² is finite every round but
+    grows fourfold per round.
+
+    Parameters
+    ----------
+    dimension : int, default 2
+        2 ≤ d ≤ 2^20; the coordinates past the second are 0.
+
+    Notes
+    -----
+    The values are dyadic rationals, exact in floating point for
+    :attr:`MAX_ROUNDS` = 52 rounds (a float holds 52 bits after the point's
+    leading bit); the adversary ends the game there.
+
+    Examples
+    --------
+    >>> import game
+    >>> from learners import Perceptron
+    >>> tr = game.play(Perceptron(), HalfspaceTreeAdversary(), rounds=30)
+    >>> s = tr.summary()
+    >>> s["mistakes"], s["certificate_verified"], s["within_bound"]
+    (30, True, True)
+    >>> tr.extras["margin"][:3].round(4).tolist()
+    [0.2425, 0.117, 0.0573]
+    """
+
+    presents: ClassVar[str] = "vector"
+    MAX_ROUNDS: ClassVar[int] = 52
+
+    dimension: int = attrs.field(
+        default=2,
+        validator=integer_at_least(2, 2**20),
+        metadata={"doc": "dimension d, 2 ≤ d ≤ 2^20 (the coordinates past the second are 0)"},
+    )
+    _lo: float = attrs.field(init=False, default=0.0, repr=False)
+    _hi: float = attrs.field(init=False, default=1.0, repr=False)
+    _q: float = attrs.field(init=False, default=0.5, repr=False)
+    _t: int = attrs.field(init=False, default=0, repr=False)
+
+    def instance(self, history) -> np.ndarray | None:
+        """v = (q, 1, 0, …) with q the midpoint of the thresholds still consistent."""
+        if self._t >= self.MAX_ROUNDS:
+            return None
+        self._q = (self._lo + self._hi) / 2
+        x = np.zeros(int(self.dimension))
+        x[0], x[1] = self._q, 1.0
+        return x
+
+    def label(self, x, p: float, history) -> int:
+        """The opposite of the prediction; keeps the half of [lo, hi] that agrees."""
+        y = -1 if p >= 0 else 1
+        if y == 1:  # a > q
+            self._lo = self._q
+        else:
+            self._hi = self._q
+        self._t += 1
+        return y
+
+    def _weights(self) -> np.ndarray:
+        w = np.zeros(int(self.dimension))
+        w[0], w[1] = -1.0, (self._lo + self._hi) / 2
+        return w
+
+    def extras(self) -> dict[str, float]:
+        """``margin``: the certificate's margin on the rounds so far, (hi − lo)/2 / ‖w‖."""
+        w = self._weights()
+        return {"margin": (self._hi - self._lo) / 2 / math.sqrt(1.0 + w[1] * w[1])}
+
+    def certificate(self) -> HalfspaceCertificate:
+        """w = (−1, a, 0, …) with a the midpoint of the thresholds consistent with every label."""
+        return HalfspaceCertificate(self._weights())
+
+    def lower_bound(self) -> Bound:
+        """Every round played was forced to be a mistake."""
+        return halfspace_tree_lower_bound(self._t)
