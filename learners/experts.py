@@ -1,0 +1,809 @@
+"""Prediction with expert advice: Halving, Weighted Majority, Exponential Weights.
+
+The instance of a round is the advice vector f = (f_1, …, f_N) of N experts,
+a 1-D numpy array with entries in [−1, 1]: ±1 advice (any dtype; the project's
+adversaries send int8, one byte per expert) or graded advice (floats). N is
+taken from the first instance unless ``experts`` gives it.
+
+Conventions, as in Abernethy's lecture 16 (seed 004):
+
+- an expert's label is the sign of its advice, with sign(0) = +1; the expert
+  is *wrong* on a round when that sign differs from the outcome y, and its
+  mistakes count those rounds;
+- the majority votes (Halving, Weighted Majority) break ties towards +1, as
+  004's Halving does (+1 when at least half the vote says +1);
+- an expert's *loss* (Exponential Weights) is the game's loss of its advice,
+  ℓ(f_i, y); on ±1 advice all three losses are 0 or 1 and agree with mistakes.
+
+Every learner here works on all N experts at once with numpy; none loops over
+experts in Python.
+
+Examples
+--------
+>>> import numpy as np
+>>> h = Halving()
+>>> f = np.array([1, 1, -1, -1], dtype=np.int8)
+>>> h.predict(f), h.update(f, -1), h.snapshot()
+(1.0, True, {'consistent': 2})
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, ClassVar
+
+import attrs
+import numpy as np
+
+from game.bounds import (
+    Bound,
+    exponential_weights,
+    halving,
+    randomized_weighted_majority,
+    weighted_majority,
+)
+from game.losses import LOSSES, get_loss
+from game.params import data_field, integer_at_least, one_of, positive, real_in, rng_field
+
+__all__ = [
+    "ExponentialWeights",
+    "Halving",
+    "RandomizedWeightedMajority",
+    "WeightedMajority",
+    "tuned_eta",
+]
+
+
+def tuned_eta(experts: int, loss_bound: float) -> float:
+    """The η of Corollary 16.4 for a known bound L̃ on the best expert's loss.
+
+    η = ln(1 + √(2·ln N / L̃)) (Freund & Schapire 1997, Lemma 4) gives
+    L_EWA ≤ L* + ln N + √(2·L̃·ln N) whenever L* ≤ L̃; with L̃ = L* this is
+    Abernethy lecture 16 (seed 004), Corollary 16.4, as stated.
+
+    Parameters
+    ----------
+    experts : int
+        N ≥ 2.
+    loss_bound : float
+        L̃ > 0. (With a perfect expert, L̃ = 0, the tuned η is infinite: use Halving.)
+
+    Examples
+    --------
+    >>> round(tuned_eta(16, 8.0), 4)
+    0.6057
+    """
+    if isinstance(experts, bool) or not isinstance(experts, int | np.integer) or experts < 2:
+        raise ValueError(f"experts must be an integer ≥ 2, got {experts!r}")
+    if not 0.0 < loss_bound < math.inf:
+        raise ValueError(
+            f"loss_bound must be > 0, got {loss_bound!r} (with a perfect expert use Halving)"
+        )
+    return math.log1p(math.sqrt(2.0 * math.log(experts) / loss_bound))
+
+
+def _advice(x, n: int | None, who: str) -> np.ndarray:
+    """The advice vector as an array, checked against N when N is known."""
+    f = x if isinstance(x, np.ndarray) else np.asarray(x)
+    if f.ndim != 1 or (n is not None and f.shape[0] != n):
+        expected = "a vector" if n is None else f"a vector of {n} entries"
+        raise ValueError(f"{who}: the advice must be {expected}, got shape {f.shape}")
+    return f
+
+
+def _signs(f: np.ndarray) -> np.ndarray:
+    """Each expert's label sign(f_i) ∈ {−1, +1} (sign(0) = +1); ±1 integer advice as it is."""
+    if f.dtype.kind in "iu" and np.count_nonzero(f) == f.shape[0]:
+        return f
+    return np.where(f >= 0, np.int8(1), np.int8(-1))
+
+
+def _is_plus_minus_one(f: np.ndarray) -> bool:
+    """Integer advice without zeros: every entry is ±1 (entries lie in [−1, 1])."""
+    return f.dtype.kind in "iu" and np.count_nonzero(f) == f.shape[0]
+
+
+#: The int8 counts of recent unit losses are folded into the exact losses this often.
+_FOLD = 120
+
+#: Length of the pieces a dot product is split into: below OpenBLAS's threshold
+#: for threads, so a dot never waits on threads of a busy machine.
+_DOT_PIECE = 8192
+
+
+def _dot(a: np.ndarray, b: np.ndarray) -> float:
+    """a·b for float64 vectors of one length, as single-threaded BLAS pieces."""
+    n = a.shape[0]
+    k = n // _DOT_PIECE
+    m = k * _DOT_PIECE
+    total = 0.0
+    if k:
+        pieces = np.matmul(a[:m].reshape(k, 1, _DOT_PIECE), b[:m].reshape(k, _DOT_PIECE, 1))
+        total = float(pieces.sum())
+    if m < n:
+        total += float(np.dot(a[m:], b[m:]))
+    return total
+
+
+class _Weights:
+    """Weights w_i = exp(−η·L_i) over N experts, kept without underflow or overflow.
+
+    The cumulative losses L_i are kept exactly: ``base`` (float) holds them as
+    of the last fold, ``recent`` (int8) counts the unit losses of the zero-one
+    updates since (folded into ``base`` every 120), so the log-weights −η·L_i
+    are exact. ``w`` holds exp(−η·(L_i − shift)), the weights scaled by the
+    constant e^(η·shift), and ``total`` their sum; the weighted average of the
+    advice, (w·f)/total, does not depend on the scale.
+
+    A zero-one update (every expert loses 0 or 1) multiplies the losers'
+    weights by e^(−η). Any other update, and a zero-one update after which the
+    weights may have decayed by e^(−200) since the last rebuild (or after 4096
+    of them), rebuilds ``w`` from the exact losses with shift = min_i L_i: the
+    best expert's weight is 1, nothing overflows, and the weights below 2⁻⁷⁰⁰
+    (under 2⁻⁶⁸⁰ of the total, invisible in a sum of doubles) are set to 0, so
+    none turns subnormal (slow) before the next rebuild restores it exactly.
+
+    For N above 1024 the arithmetic runs over blocks of 2¹⁶ experts, its
+    temporaries in cache, and a zero-one update is applied lazily, block by
+    block in the same pass as the next round's weighted sum, so that the
+    weights stream through memory once a round: every read of ``w``,
+    ``total`` or the losses applies it first.
+    """
+
+    BLOCK = 1 << 16
+    #: Up to this many experts an update is a few whole-array operations.
+    SMALL = 1024
+    #: A rebuild is due once the weights may have decayed by e^(−DECAY).
+    DECAY = 200.0
+    #: Weights below this (the best is 1 after a rebuild) are set to 0 at a rebuild.
+    TINY = 2.0**-700
+
+    def __init__(self, n: int, eta: float):
+        self.eta = float(eta)
+        self.factor = math.exp(-self.eta)
+        # what the blocks compute, 1 + (e^(−η) − 1)·1, bit for bit
+        self.lose = (self.factor - 1.0) + 1.0
+        self.base = np.zeros(n)
+        self.recent = np.zeros(n, dtype=np.int8)
+        self._w = np.ones(n)
+        self._total = float(n)
+        self.shift = 0.0
+        self.since = 0
+        self.patience = max(1, min(4096, int(self.DECAY / self.eta)))
+        self._pending: tuple[np.ndarray, int] | None = None
+        size = min(n, self.BLOCK)
+        self._f = np.empty(size)
+        self._g = np.empty(size)
+        self._b = np.empty(size, dtype=bool)
+        self._ones = np.ones(size)
+
+    @property
+    def n(self) -> int:
+        return self._w.shape[0]
+
+    @property
+    def w(self) -> np.ndarray:
+        """The scaled weights exp(−η·(L_i − shift)) (the pending update applied)."""
+        self._settle()
+        return self._w
+
+    @property
+    def total(self) -> float:
+        """Σ_i w_i (the pending update applied)."""
+        self._settle()
+        return self._total
+
+    def losses(self) -> np.ndarray:
+        """L_i, every expert's cumulative loss (a new array)."""
+        self._settle()
+        return self.base + self.recent
+
+    def potential(self) -> float:
+        """Φ = −ln Σ_i exp(−η·L_i), computed as η·shift − ln(total)."""
+        total = self.total
+        return self.eta * self.shift - math.log(total)
+
+    def _blocks(self, v: np.ndarray | None) -> float:
+        """One pass over the blocks: apply the pending update, sum w, and return w·v."""
+        w, recent, step, n = self._w, self.recent, self.BLOCK, self._w.shape[0]
+        labels, y = self._pending if self._pending is not None else (None, 0)
+        down = self.factor - 1.0
+        total = product = 0.0
+        for s in range(0, n, step):
+            e = min(s + step, n)
+            block = w[s:e]
+            if labels is not None:
+                wrong, factor = self._b[: e - s], self._f[: e - s]
+                np.not_equal(labels[s:e], y, out=wrong)
+                np.add(recent[s:e], wrong.view(np.int8), out=recent[s:e])
+                np.copyto(factor, wrong, casting="unsafe")
+                factor *= down
+                factor += 1.0
+                block *= factor
+            if labels is not None:
+                total += _dot(block, self._ones[: e - s])
+            if v is not None:
+                values = self._g[: e - s]
+                np.copyto(values, v[s:e], casting="unsafe")
+                product += _dot(block, values)
+        if labels is not None:
+            self._pending = None
+            self._total = total
+            self._updated()
+        return product
+
+    def _settle(self) -> None:
+        if self._pending is not None:
+            self._blocks(None)
+
+    def _updated(self) -> None:
+        self.since += 1
+        if self.since >= self.patience or not self._total >= 2.0**-500:
+            self.rebuild()
+        elif self.since % _FOLD == 0:  # before the int8 counts could overflow
+            np.add(self.base, self.recent, out=self.base)
+            self.recent[:] = 0
+
+    def dot(self, v: np.ndarray) -> float:
+        """Σ_i w_i·v_i, in the scaled units of ``total`` (the pending update applied)."""
+        n = self._w.shape[0]
+        if n <= self.SMALL:
+            return float(np.dot(self._w, v))
+        if self._pending is not None:
+            product = self._blocks(v)
+            if self.since == 0:  # the update triggered a rebuild: w changed again
+                product = self._blocks(v)
+            return product
+        return self._blocks(v)
+
+    def zero_one_update(self, labels: np.ndarray, y: int) -> bool:
+        """Experts with ``labels[i] != y`` (labels ±1) lose 1: L_i += 1, w_i ×= e^(−η).
+
+        Returns False, changing nothing, when no expert loses.
+        """
+        self._settle()
+        w, n = self._w, self._w.shape[0]
+        if n > self.SMALL:
+            lowest, highest = int(labels.min()), int(labels.max())
+            if (lowest if y > 0 else highest) == y:
+                return False
+            self._pending = (labels, y)
+            return True
+        wrong = labels != y
+        if not np.count_nonzero(wrong):
+            return False
+        self.recent += wrong
+        w[wrong] *= self.lose
+        self._total = float(np.add.reduce(w))
+        self._updated()
+        return True
+
+    def update(self, losses: np.ndarray) -> None:
+        """L_i += ℓ_i for any losses ℓ_i ≥ 0, then rebuild the weights."""
+        self._settle()
+        np.add(self.base, losses, out=self.base)
+        self.rebuild()
+
+    def rebuild(self) -> None:
+        """w = exp(−η·(L − min L)) exactly from the losses, the tiny ones set to 0."""
+        self._settle()
+        w = self._w
+        np.add(self.base, self.recent, out=self.base)
+        self.recent[:] = 0
+        self.shift = float(self.base.min())
+        np.subtract(self.base, self.shift, out=w)
+        np.multiply(w, -self.eta, out=w)
+        np.exp(w, out=w)
+        w[w < self.TINY] = 0.0
+        self._total = 0.0
+        for s in range(0, w.shape[0], self.BLOCK):
+            block = w[s : s + self.BLOCK]
+            self._total += _dot(block, self._ones[: block.shape[0]])
+        self.since = 0
+
+
+def _experts_field() -> Any:
+    return attrs.field(
+        default=None,
+        validator=attrs.validators.optional(integer_at_least(1)),
+        metadata={"doc": "N, the number of experts (default: from the first advice vector)"},
+    )
+
+
+def _experts_of(transcript, n: int | None) -> int | None:
+    if n is not None:
+        return n
+    if len(transcript) == 0:
+        return None
+    return int(np.shape(transcript.raw_instances[0])[0])
+
+
+@attrs.frozen
+class _MatrixClass:
+    """A finite class given as its bare ±1 matrix (hypotheses × points)."""
+
+    matrix: np.ndarray
+
+
+def _concept_class(value: Any) -> Any:
+    if value is None or hasattr(value, "matrix"):
+        return value
+    matrix = np.asarray(value)
+    if matrix.ndim != 2 or matrix.size == 0 or not np.all(np.abs(matrix) == 1):
+        raise ValueError(
+            "concept_class must have a .matrix, or be a ±1 matrix (hypotheses × points); "
+            f"got an array of shape {matrix.shape}"
+        )
+    matrix = matrix.astype(np.int8)
+    matrix.flags.writeable = False
+    return _MatrixClass(matrix)
+
+
+@attrs.define(eq=False, on_setattr=attrs.setters.NO_OP)
+class Halving:
+    """Halving: the majority vote of the experts consistent so far (004, §16.1.2).
+
+    C_t = {i : expert i was right on every round before t}; predict +1 when at
+    least half of C_t says +1 (|{i ∈ C_t : f_i ≥ 0}| ≥ |C_t|/2), else −1; after
+    the outcome, drop the experts that were wrong. A mistake at least halves
+    C_t, so with a perfect expert Halving errs at most log₂ N times
+    (Theorem 16.1). Should C_t become empty (no perfect expert), the rule reads
+    0 ≥ 0 and Halving predicts +1 from then on.
+
+    With a finite ``concept_class`` (an object with a ``.matrix``, int8 ±1,
+    hypotheses × points, or that matrix itself) the instances are point
+    indices and hypothesis h advises ``matrix[h, x]`` on point x: Halving over
+    the class, each hypothesis an expert. The first instance fixes the game:
+    a point (an int) needs the class; an advice vector is played as it is, the
+    class then unused.
+
+    Parameters
+    ----------
+    concept_class : object with ``.matrix``, optional
+        The class whose hypotheses are the experts; instances are then points.
+    experts : int, optional
+        N; by default the length of the first advice vector (or the class's size).
+
+    Notes
+    -----
+    ``snapshot()`` is ``{"consistent": |C_t|}`` after the round's update, and
+    empty before round 1 when N is not yet known. ``mistake_bound`` is
+    Theorem 16.1's log₂ N when some expert is right on every round played, else
+    None.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> h = Halving()
+    >>> f = np.array([1, -1, -1, 1], dtype=np.int8)
+    >>> h.predict(f)                    # a tie goes to +1
+    1.0
+    >>> h.update(f, -1), h.snapshot()
+    (True, {'consistent': 2})
+    >>> c = Halving(concept_class=[[1, 1, 1], [-1, 1, 1], [-1, -1, 1]])   # thresholds
+    >>> c.predict(1), c.update(1, -1), c.snapshot()
+    (1.0, True, {'consistent': 1})
+    """
+
+    deterministic: ClassVar[bool] = True
+    plays: ClassVar[frozenset[str]] = frozenset({"advice", "point"})
+
+    concept_class: Any = data_field(
+        "finite class (.matrix, or the ±1 matrix hypotheses × points): its hypotheses are experts",
+        default=None,
+        converter=_concept_class,
+    )
+    experts: int | None = _experts_field()
+    _n: int | None = attrs.field(init=False, default=None, repr=False)
+    _size: int | None = attrs.field(init=False, default=None, repr=False)
+    _mask: Any = attrs.field(init=False, default=None, repr=False)
+    _alive: Any = attrs.field(init=False, default=None, repr=False)
+    _x: Any = attrs.field(init=False, default=None, repr=False)
+    _plus: Any = attrs.field(init=False, default=None, repr=False)
+    _votes: int = attrs.field(init=False, default=0, repr=False)
+    _points: bool | None = attrs.field(init=False, default=None, repr=False)
+
+    #: C_t is kept as a boolean mask over the N experts until it holds at most
+    #: N/64 of them, then as an array of indices.
+    SPARSE = 64
+
+    def __attrs_post_init__(self) -> None:
+        if self.concept_class is not None:
+            matrix = np.asarray(self.concept_class.matrix)
+            if matrix.ndim != 2:
+                raise ValueError(
+                    f"concept_class.matrix must be hypotheses × points, got shape {matrix.shape}"
+                )
+            if self.experts is not None and self.experts != matrix.shape[0]:
+                raise ValueError(
+                    f"experts must equal the class's {matrix.shape[0]} hypotheses, "
+                    f"got {self.experts!r}"
+                )
+            self._n = matrix.shape[0]
+        else:
+            self._n = self.experts
+        self._size = self._n
+
+    @property
+    def consistent(self) -> np.ndarray:
+        """The indices of the experts in C_t (empty before the first instance)."""
+        if self._alive is not None:
+            return self._alive.copy()
+        if self._mask is not None:
+            return np.flatnonzero(self._mask)
+        return np.arange(self._n or 0)
+
+    def _column(self, x) -> np.ndarray:
+        """The advice on instance x: of every expert, or of C_t's once it is sparse."""
+        point = isinstance(x, int | np.integer) and not isinstance(x, bool)
+        if self._points is None:
+            if point and self.concept_class is None:
+                raise ValueError(f"Halving: a point instance ({x!r}) needs a concept_class")
+            self._points = point
+            if not point:
+                f = _advice(x, self.experts, "Halving")
+                self._n = self._size = f.shape[0]
+        elif point != self._points:
+            kind = "point indices" if self._points else "advice vectors"
+            raise ValueError(f"Halving: this game's instances are {kind}, got {x!r:.60}")
+        if not point:
+            f = _advice(x, self._n, "Halving")
+            return f if self._alive is None else f[self._alive]
+        matrix = self.concept_class.matrix
+        if not 0 <= x < matrix.shape[1]:
+            raise ValueError(f"point {x} is outside the class's {matrix.shape[1]} points")
+        return matrix[:, x] if self._alive is None else matrix[self._alive, x]
+
+    def predict(self, x) -> float:
+        """+1.0 when at least half of C_t advises +1, else −1.0."""
+        plus = self._column(x) >= 0  # a new array: the experts (of C_t, once sparse) for +1
+        if self._mask is not None:
+            np.logical_and(plus, self._mask, out=plus)
+        votes = int(np.count_nonzero(plus))
+        self._x, self._plus, self._votes = x, plus, votes
+        return 1.0 if 2 * votes >= self._size else -1.0
+
+    def update(self, x, y: int) -> bool:
+        """Drop the experts of C_t that advised against y; True iff any was dropped."""
+        if x is not self._x and not (self._points and x == self._x):
+            self.predict(x)
+        plus, size = self._plus, self._size
+        right = self._votes if y > 0 else size - self._votes
+        if right == size:
+            return False
+        if self._alive is not None:
+            self._alive = self._alive[plus] if y > 0 else self._alive[~plus]
+        elif y > 0:
+            self._mask = plus
+        elif self._mask is None:
+            self._mask = np.logical_not(plus, out=plus)
+        else:
+            np.logical_xor(self._mask, plus, out=self._mask)
+        self._size = right
+        if self._mask is not None and right * self.SPARSE <= self._n:
+            self._alive, self._mask = np.flatnonzero(self._mask), None
+        self._x = None  # the vote is spent: a repeated update recomputes it
+        return True
+
+    def snapshot(self) -> dict[str, int]:
+        """|C_t| after the round's update (empty before N is known)."""
+        if self._size is None:
+            return {}
+        return {"consistent": self._size}
+
+    def mistake_bound(self, transcript) -> Bound | None:
+        """log₂ N (Theorem 16.1) when some expert is right on every round played, else None."""
+        from game.regret import perfect_experts
+
+        matrix = self.concept_class.matrix if self._points else None
+        n = _experts_of(transcript, self._n)
+        if n is None:
+            return None
+        if len(transcript) and perfect_experts(transcript, matrix=matrix).size == 0:
+            return None
+        return halving(n)
+
+
+@attrs.define(eq=False, on_setattr=attrs.setters.NO_OP)
+class WeightedMajority:
+    """Weighted Majority (Littlestone & Warmuth): weights 1, wrong experts' weights × β.
+
+    Predicts +1 when the experts advising +1 (f_i ≥ 0) hold at least half of the
+    total weight, else −1; after the outcome multiplies the weight of every
+    wrong expert by β. With m the best expert's mistakes,
+    M ≤ (log₂ N + m·log₂(1/β)) / log₂(2/(1+β)). The weights are β^(mistakes),
+    kept without underflow however long the game (see the module's notes).
+
+    Parameters
+    ----------
+    beta : float, default 0.5
+        β in (0, 1).
+    experts : int, optional
+        N; by default the length of the first advice vector.
+
+    Notes
+    -----
+    ``snapshot()`` is ``{"log2_weight": log₂ W_t}``, W_t = Σ_i β^(m_i) the total
+    weight the proof tracks (W_1 = N; each mistake leaves at most (1+β)/2 of it).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> wm = WeightedMajority(beta=0.5)
+    >>> f = np.array([1, -1, -1], dtype=np.int8)
+    >>> wm.predict(f), wm.update(f, 1), wm.snapshot()
+    (-1.0, True, {'log2_weight': 1.0})
+    >>> wm.predict(f)                   # 1 against 1/2 + 1/2: a tie goes to +1
+    1.0
+    """
+
+    deterministic: ClassVar[bool] = True
+    plays: ClassVar[frozenset[str]] = frozenset({"advice"})
+
+    beta: float = attrs.field(
+        default=0.5,
+        validator=real_in(0.0, 1.0, closed_low=False, closed_high=False),
+        metadata={"doc": "β in (0, 1): a wrong expert's weight is multiplied by β"},
+    )
+    experts: int | None = _experts_field()
+    _weights: Any = attrs.field(init=False, default=None, repr=False)
+    _x: Any = attrs.field(init=False, default=None, repr=False)
+    _signs: Any = attrs.field(init=False, default=None, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        if self.experts is not None:
+            self._weights = _Weights(self.experts, -math.log(self.beta))
+
+    def _prepare(self, x) -> np.ndarray:
+        n = None if self._weights is None else self._weights.n
+        f = _advice(x, n if n is not None else self.experts, type(self).__name__)
+        if self._weights is None:
+            self._weights = _Weights(f.shape[0], -math.log(self.beta))
+        s = _signs(f)
+        self._x, self._signs = x, s
+        return s
+
+    def predict(self, x) -> float:
+        """+1.0 when the weight on +1 is at least the weight on −1, else −1.0."""
+        s = self._prepare(x)
+        return 1.0 if self._weights.dot(s) >= 0.0 else -1.0
+
+    def update(self, x, y: int) -> bool:
+        """Multiply the wrong experts' weights by β; True iff some expert was wrong."""
+        s = self._signs if x is self._x else self._prepare(x)
+        return self._weights.zero_one_update(s, y)
+
+    @property
+    def weights(self) -> np.ndarray:
+        """The normalised weights w_i / Σ_j w_j (empty before the first instance)."""
+        if self._weights is None:
+            return np.zeros(0)
+        return self._weights.w / self._weights.total
+
+    def snapshot(self) -> dict[str, float]:
+        """log₂ of the total weight Σ_i β^(m_i) (empty before N is known)."""
+        if self._weights is None:
+            return {}
+        return {"log2_weight": -self._weights.potential() / math.log(2.0)}
+
+    def mistake_bound(self, transcript) -> Bound | None:
+        """(log₂ N + m·log₂(1/β)) / log₂(2/(1+β)) with m the best expert's mistakes played."""
+        n = _experts_of(transcript, None if self._weights is None else self._weights.n)
+        if n is None:
+            return None
+        m = transcript.expert_losses(loss="zero-one").min() if len(transcript) else 0.0
+        return weighted_majority(n, int(m), self.beta)
+
+
+@attrs.define(eq=False, on_setattr=attrs.setters.NO_OP)
+class RandomizedWeightedMajority(WeightedMajority):
+    """Randomized Weighted Majority: follow an expert drawn in proportion to the weights.
+
+    Predicts the advice f_I of an expert I drawn with probability w_I / Σ_j w_j,
+    so it errs with probability Σ_{i wrong} w_i / Σ_j w_j; then multiplies the
+    weight of every wrong expert by β, as Weighted Majority does. Besides the
+    sampled prediction it logs that exact probability each round as the extras
+    column ``mistake_probability``: its sum is the expected number of mistakes,
+    known exactly, and E[M] ≤ (m·ln(1/β) + ln N)/(1 − β) bounds it.
+
+    Parameters
+    ----------
+    beta : float, default 0.5
+        β in (0, 1).
+    rng : numpy.random.Generator
+        Draws the expert followed.
+    experts : int, optional
+        N; by default the length of the first advice vector.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rwm = RandomizedWeightedMajority(beta=0.5, rng=np.random.default_rng(0))
+    >>> f = np.array([1, 1, 1, -1], dtype=np.int8)
+    >>> rwm.predict(f) in (1.0, -1.0), rwm.update(f, 1), rwm.extras()
+    (True, True, {'mistake_probability': 0.25})
+    """
+
+    deterministic: ClassVar[bool] = False
+
+    rng: np.random.Generator = rng_field("draws the expert to follow")
+    _probability: float = attrs.field(init=False, default=0.0, repr=False)
+
+    def predict(self, x) -> float:
+        """The advice of an expert drawn with probability proportional to its weight."""
+        f = x if isinstance(x, np.ndarray) else np.asarray(x)
+        self._prepare(f)
+        w = self._weights.w
+        cumulative = np.cumsum(w)
+        target = self.rng.random() * cumulative[-1]
+        i = min(int(np.searchsorted(cumulative, target, side="right")), w.shape[0] - 1)
+        if w[i] == 0.0:
+            i = int(np.flatnonzero(w)[-1])
+        self._x = x
+        return float(min(1.0, max(-1.0, f[i])))
+
+    def update(self, x, y: int) -> bool:
+        """Record Pr[mistake] = Σ_{wrong} w_i / Σ w_i, then multiply the wrong weights by β."""
+        s = self._signs if x is self._x else self._prepare(x)
+        wrong = s != y
+        if not wrong.any():
+            self._probability = 0.0
+            return False
+        weights = self._weights
+        self._probability = min(1.0, weights.dot(wrong) / weights.total)
+        weights.zero_one_update(s, y)
+        return True
+
+    def extras(self) -> dict[str, float]:
+        """The exact probability that this round's prediction was a mistake."""
+        return {"mistake_probability": self._probability}
+
+    def mistake_bound(self, transcript) -> Bound | None:
+        """E[M] ≤ (m·ln(1/β) + ln N)/(1 − β) on the logged ``mistake_probability``."""
+        n = _experts_of(transcript, None if self._weights is None else self._weights.n)
+        if n is None:
+            return None
+        m = transcript.expert_losses(loss="zero-one").min() if len(transcript) else 0.0
+        return randomized_weighted_majority(n, int(m), self.beta)
+
+
+@attrs.define(eq=False, on_setattr=attrs.setters.NO_OP)
+class ExponentialWeights:
+    """Exponential Weights (EWA), exactly as in Abernethy lecture 16 (seed 004), §16.3.2.
+
+    w_i^t = exp(−η·L_i^t) on the experts' cumulative losses before round t, and
+    the mixed prediction ŷ_t = Σ_i w_i^t·f_i^t / Σ_i w_i^t in [−1, 1]. An
+    expert's loss is the game's loss of its advice, ℓ(f_i, y). For a loss
+    convex in the prediction with values in [0, 1] ("absolute", "squared"),
+    Theorem 16.3 bounds the learner's loss by (η·L_i + ln N)/(1 − e^(−η)) for
+    every expert i. The zero-one loss is not convex: EWA still runs on it, but
+    the theorem does not apply and ``mistake_bound`` is None.
+
+    The log-weights −η·L_i are exact (the cumulative losses are kept), the
+    weighted average is formed with weights scaled by the largest, so nothing
+    overflows or underflows however many rounds or however large the losses;
+    on ±1 advice an update is one multiplication of the wrong experts' weights.
+
+    Parameters
+    ----------
+    eta : float, default 1.0
+        The learning rate η > 0.
+    loss : {"absolute", "squared", "zero-one"}, default "absolute"
+        The loss the experts are graded with; a scenario passes its own.
+    experts : int, optional
+        N; by default the length of the first advice vector.
+    loss_bound : float, optional
+        A known bound L̃ > 0 on the best expert's loss: η is then
+        :func:`tuned_eta` (N, L̃) (Corollary 16.4) in place of ``eta``.
+
+    Notes
+    -----
+    ``snapshot()`` is ``{"potential": Φ_t}``, Φ_t = −ln Σ_i w_i after the round's
+    update (Φ_1 = −ln N before round 1, when N is known); the proof of
+    Theorem 16.3 shows Φ_{t+1} − Φ_t ≥ (1 − e^(−η))·ℓ(ŷ_t, y_t), which
+    :func:`game.bounds.potential_slack` checks round by round.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> ewa = ExponentialWeights(eta=1.0, loss="absolute")
+    >>> f = np.array([1.0, -1.0])
+    >>> ewa.predict(f), ewa.update(f, 1)
+    (0.0, True)
+    >>> round(ewa.predict(f), 4)        # (1 − e^(−1)) / (1 + e^(−1))
+    0.4621
+    """
+
+    deterministic: ClassVar[bool] = False
+    plays: ClassVar[frozenset[str]] = frozenset({"advice"})
+
+    eta: float = attrs.field(
+        default=1.0, validator=positive, metadata={"doc": "learning rate η > 0"}
+    )
+    loss: str = attrs.field(
+        default="absolute",
+        validator=one_of(*LOSSES),
+        metadata={"doc": "the loss grading the experts (a scenario passes its own)"},
+    )
+    experts: int | None = _experts_field()
+    loss_bound: float | None = attrs.field(
+        default=None,
+        validator=attrs.validators.optional(positive),
+        metadata={"doc": "known bound on the best expert's loss: tune η by Corollary 16.4"},
+    )
+    _weights: Any = attrs.field(init=False, default=None, repr=False)
+    _x: Any = attrs.field(init=False, default=None, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        if self.experts is not None:
+            self._start(self.experts)
+
+    def _start(self, n: int) -> None:
+        self._weights = _Weights(n, self.learning_rate_for(n))
+
+    def learning_rate_for(self, n: int) -> float:
+        """The η played with N = n experts: ``eta``, or the tuned one with ``loss_bound``."""
+        return self.eta if self.loss_bound is None else tuned_eta(n, self.loss_bound)
+
+    @property
+    def learning_rate(self) -> float | None:
+        """The η in play (None before N is known when it is tuned)."""
+        if self._weights is not None:
+            return self._weights.eta
+        return self.eta if self.loss_bound is None else None
+
+    def predict(self, x) -> float:
+        """The weighted average of the advice, Σ w_i·f_i / Σ w_i."""
+        n = None if self._weights is None else self._weights.n
+        f = _advice(x, n if n is not None else self.experts, "ExponentialWeights")
+        if self._weights is None:
+            self._start(f.shape[0])
+        weights = self._weights
+        p = weights.dot(f) / weights.total
+        return 1.0 if p > 1.0 else (-1.0 if p < -1.0 else p)
+
+    def update(self, x, y: int) -> bool:
+        """L_i += ℓ(f_i, y) for every expert; True iff some expert lost anything."""
+        n = None if self._weights is None else self._weights.n
+        f = _advice(x, n, "ExponentialWeights")
+        if self._weights is None:
+            self._start(f.shape[0])
+        if self.loss == "zero-one":
+            labels = _signs(f)
+        elif _is_plus_minus_one(f):
+            labels = f
+        else:
+            losses = np.asarray(get_loss(self.loss)(f.astype(np.float64), y), dtype=np.float64)
+            if not losses.any():
+                return False
+            self._weights.update(losses)
+            return True
+        return self._weights.zero_one_update(labels, y)
+
+    @property
+    def weights(self) -> np.ndarray:
+        """The normalised weights w_i / Σ_j w_j (empty before the first instance)."""
+        if self._weights is None:
+            return np.zeros(0)
+        return self._weights.w / self._weights.total
+
+    @property
+    def cumulative_losses(self) -> np.ndarray:
+        """L_i: every expert's cumulative loss so far."""
+        return np.zeros(0) if self._weights is None else self._weights.losses()
+
+    def snapshot(self) -> dict[str, float]:
+        """Φ_t = −ln Σ_i exp(−η·L_i) (empty before N is known)."""
+        if self._weights is None:
+            return {}
+        return {"potential": self._weights.potential()}
+
+    def mistake_bound(self, transcript) -> Bound | None:
+        """Theorem 16.3 at the best expert, on the game's loss; None for the zero-one loss."""
+        if self.loss == "zero-one" or transcript.loss_name != self.loss:
+            return None
+        n = _experts_of(transcript, None if self._weights is None else self._weights.n)
+        if n is None:
+            return None
+        best = float(transcript.expert_losses(loss=self.loss).min()) if len(transcript) else 0.0
+        return exponential_weights(n, best, self.learning_rate_for(n))

@@ -1,0 +1,338 @@
+"""Halving, Weighted Majority, Exponential Weights and Randomized Weighted Majority.
+
+Each learner is checked against a plain reference written from its definition
+(lecture 16 of Abernethy, seed 004; Littlestone & Warmuth for WM), on small games
+that can be pasted.
+"""
+
+import math
+
+import numpy as np
+import pytest
+
+from game import play
+from game.errors import ProtocolError
+from game.losses import get_loss
+from learners.experts import (
+    ExponentialWeights,
+    Halving,
+    RandomizedWeightedMajority,
+    WeightedMajority,
+    tuned_eta,
+)
+
+# -- references written from the definitions ---------------------------------
+
+
+def halving_reference(advice, outcomes):
+    """Predictions of 004's Halving: +1 iff |{i ∈ C: f_i ≥ 0}| ≥ |C|/2."""
+    alive = set(range(advice.shape[1]))
+    out = []
+    for f, y in zip(advice, outcomes, strict=True):
+        plus = sum(1 for i in alive if f[i] >= 0)
+        out.append(1.0 if 2 * plus >= len(alive) else -1.0)
+        alive = {i for i in alive if (1 if f[i] >= 0 else -1) == y}
+    return out
+
+
+def weighted_majority_reference(advice, outcomes, beta):
+    n = advice.shape[1]
+    mistakes = [0] * n
+    out = []
+    for f, y in zip(advice, outcomes, strict=True):
+        signs = [1 if v >= 0 else -1 for v in f]
+        m0 = min(mistakes)
+        score = sum(beta ** (mistakes[i] - m0) * signs[i] for i in range(n))
+        out.append(1.0 if score >= 0 else -1.0)
+        mistakes = [mistakes[i] + (signs[i] != y) for i in range(n)]
+    return out
+
+
+def ewa_reference(advice, outcomes, eta, loss):
+    """EWA's predictions and potentials Φ_t = −ln Σ exp(−η L_i), in exact log-sum-exp."""
+    fn = get_loss(loss)
+    L = np.zeros(advice.shape[1])
+    ps, phis = [], [-math.log(advice.shape[1])]
+    for f, y in zip(advice, outcomes, strict=True):
+        a = -eta * L
+        w = np.exp(a - a.max())
+        ps.append(float(np.sum(w * f) / np.sum(w)))
+        L = L + np.asarray(fn(np.asarray(f, dtype=float), y))
+        a = -eta * L
+        phis.append(-(a.max() + math.log(np.sum(np.exp(a - a.max())))))
+    return ps, phis
+
+
+def random_game(seed, n, rounds, graded=False):
+    rng = np.random.default_rng(seed)
+    if graded:
+        advice = rng.uniform(-1, 1, (rounds, n))
+        advice[rng.random((rounds, n)) < 0.2] = 0.0
+    else:
+        advice = (2 * rng.integers(0, 2, (rounds, n)) - 1).astype(np.int8)
+    outcomes = 2 * rng.integers(0, 2, rounds) - 1
+    return advice, outcomes
+
+
+def drive(learner, advice, outcomes):
+    ps = []
+    for f, y in zip(advice, outcomes, strict=True):
+        ps.append(learner.predict(f))
+        learner.update(f, int(y))
+    return ps
+
+
+# -- Halving -------------------------------------------------------------------
+
+
+def test_halving_breaks_ties_to_plus_one_and_drops_the_wrong_experts():
+    h = Halving()
+    f = np.array([1, -1, 1, -1], dtype=np.int8)
+    assert h.predict(f) == 1.0
+    assert h.update(f, -1) is True
+    assert h.consistent.tolist() == [1, 3]
+    assert h.snapshot() == {"consistent": 2}
+    assert h.update(np.array([1, -1, 1, -1], dtype=np.int8), -1) is False
+
+
+def test_halving_with_no_consistent_expert_left_predicts_plus_one():
+    h = Halving()
+    f = np.array([1, 1], dtype=np.int8)
+    h.predict(f)
+    h.update(f, -1)
+    assert h.snapshot() == {"consistent": 0}
+    assert h.predict(np.array([-1, -1], dtype=np.int8)) == 1.0
+
+
+@pytest.mark.parametrize(("n", "graded"), [(7, False), (300, False), (5000, True)])
+def test_halving_matches_the_definition(n, graded):
+    # 5000 experts pass the switch from a mask to an index array (at N/64)
+    rng = np.random.default_rng(n)
+    rounds = 40
+    advice, outcomes = random_game(n, n, rounds, graded)
+    perfect = int(rng.integers(n))
+    outcomes = np.where(advice[:, perfect] >= 0, 1, -1)
+    assert drive(Halving(), advice, outcomes) == halving_reference(advice, outcomes)
+
+
+def test_halving_over_a_class_plays_points():
+    thresholds = np.array([[1 if x >= k else -1 for x in range(4)] for k in range(5)])
+    h = Halving(concept_class=thresholds)
+    assert h.snapshot() == {"consistent": 5}
+    assert (h.predict(2), h.update(2, -1)) == (1.0, True)
+    assert h.consistent.tolist() == [3, 4]
+    with pytest.raises(ValueError, match="point indices"):
+        h.predict(np.array([1, 1, 1, 1, 1]))
+    with pytest.raises(ValueError, match="outside"):
+        h.predict(9)
+
+
+def test_halving_class_object_is_duck_typed():
+    class Cls:
+        matrix = np.array([[1, -1], [-1, 1]], dtype=np.int8)
+
+    h = Halving(concept_class=Cls())
+    assert h.concept_class.matrix is Cls.matrix
+    assert h.predict(0) == 1.0
+
+
+def test_halving_rejects_points_without_a_class_and_bad_matrices():
+    with pytest.raises(ValueError, match="needs a concept_class"):
+        Halving().predict(3)
+    with pytest.raises(ValueError, match="±1 matrix"):
+        Halving(concept_class=[[0, 1]])
+    with pytest.raises(ValueError, match="experts must equal"):
+        Halving(concept_class=[[1, 1]], experts=3)
+
+
+def test_halving_rejects_advice_of_the_wrong_length_naming_the_player():
+    from adversaries.experts import AdviceReplay
+
+    class Ragged(AdviceReplay):
+        def instance(self, history):
+            x = super().instance(history)
+            return None if x is None else x[: 3 - len(history) % 2]
+
+    with pytest.raises(ProtocolError, match=r"halving, round 2.*3 entries"):
+        play(Halving(), Ragged([[1, 1, 1]] * 3, [1, 1, 1]), rounds=3)
+
+
+def test_halving_bound_needs_a_perfect_expert():
+    from adversaries.experts import AdviceReplay
+
+    tr = play(Halving(), AdviceReplay([[1, -1, 1], [1, 1, -1]], [1, 1]), rounds=2)
+    assert tr.bound.value == math.log2(3)
+    tr = play(Halving(), AdviceReplay([[1, -1], [-1, 1]], [1, 1]), rounds=2)
+    assert tr.bound is None
+
+
+# -- Weighted Majority ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("beta", [0.1, 0.5, 0.9])
+@pytest.mark.parametrize("graded", [False, True])
+def test_weighted_majority_matches_the_definition(beta, graded):
+    advice, outcomes = random_game(3, 9, 80, graded)
+    assert drive(WeightedMajority(beta=beta), advice, outcomes) == weighted_majority_reference(
+        advice, outcomes, beta
+    )
+
+
+def test_weighted_majority_snapshot_is_log2_of_the_total_weight():
+    wm = WeightedMajority(beta=0.25, experts=4)
+    assert wm.snapshot() == {"log2_weight": 2.0}
+    f = np.array([1, 1, -1, -1], dtype=np.int8)
+    wm.predict(f)
+    wm.update(f, 1)
+    assert wm.snapshot()["log2_weight"] == pytest.approx(math.log2(2 + 2 * 0.25))
+    assert wm.weights.tolist() == pytest.approx([0.4, 0.4, 0.1, 0.1])
+
+
+def test_weighted_majority_validates_beta():
+    for bad in (0.0, 1.0, -0.5, float("nan")):
+        with pytest.raises(ValueError, match="beta"):
+            WeightedMajority(beta=bad)
+
+
+def test_weighted_majority_keeps_exact_weights_far_past_underflow():
+    # 3000 mistakes for expert 0 would underflow 0.5**3000; then expert 1 errs 2990 times
+    wm = WeightedMajority(beta=0.5)
+    f = np.array([1, -1], dtype=np.int8)
+    for _ in range(3000):
+        wm.predict(f)
+        wm.update(f, -1)
+    for _ in range(2990):
+        wm.predict(f)
+        wm.update(f, 1)
+    # expert 1 made 2990 mistakes, expert 0 made 3000: weights 2**-2990 : 2**-3000
+    assert wm.weights.tolist() == pytest.approx([1 / 1025, 1024 / 1025])
+    assert wm.predict(f) == -1.0
+    assert wm.snapshot()["log2_weight"] == pytest.approx(-2990 + math.log2(1 + 2**-10))
+
+
+# -- Exponential Weights -------------------------------------------------------
+
+
+@pytest.mark.parametrize("loss", ["absolute", "squared", "zero-one"])
+@pytest.mark.parametrize("graded", [False, True])
+def test_exponential_weights_matches_the_definition(loss, graded):
+    advice, outcomes = random_game(5, 11, 120, graded)
+    ewa = ExponentialWeights(eta=0.7, loss=loss)
+    ps, phis = [], [None]
+    for f, y in zip(advice, outcomes, strict=True):
+        ps.append(ewa.predict(f))
+        ewa.update(f, int(y))
+        phis.append(ewa.snapshot()["potential"])
+    want_ps, want_phis = ewa_reference(advice, outcomes, 0.7, loss)
+    assert ps == pytest.approx(want_ps, abs=1e-12)
+    assert phis[1:] == pytest.approx(want_phis[1:], rel=1e-12)
+
+
+def test_exponential_weights_first_prediction_is_the_plain_average():
+    ewa = ExponentialWeights()
+    assert ewa.predict(np.array([1.0, -1.0, 0.5, 0.5])) == 0.25
+
+
+def test_exponential_weights_initial_potential_is_minus_ln_n():
+    assert ExponentialWeights(experts=8).snapshot() == {"potential": pytest.approx(-math.log(8))}
+    assert ExponentialWeights().snapshot() == {}
+
+
+def test_exponential_weights_survives_huge_losses():
+    ewa = ExponentialWeights(eta=50.0, loss="squared", experts=3)
+    f = np.array([1.0, 0.5, 0.0])  # squared losses 1, 9/16 and 1/4 a round against −1
+    for _ in range(10_000):
+        p = ewa.predict(f)
+        ewa.update(f, -1)
+    assert math.isfinite(p) and -1.0 <= p <= 1.0
+    assert p == pytest.approx(0.0)  # all weight on the expert that says 0
+    phi = ewa.snapshot()["potential"]
+    assert phi == pytest.approx(50.0 * 0.25 * 10_000, rel=1e-12)
+
+
+def test_exponential_weights_tuned_eta_and_bound():
+    ewa = ExponentialWeights(loss_bound=8.0)
+    assert ewa.learning_rate is None
+    f = np.ones(16)
+    ewa.predict(f)
+    assert ewa.learning_rate == pytest.approx(tuned_eta(16, 8.0))
+    assert tuned_eta(16, 8.0) == pytest.approx(math.log1p(math.sqrt(2 * math.log(16) / 8.0)))
+    with pytest.raises(ValueError, match="loss_bound"):
+        tuned_eta(16, 0.0)
+    with pytest.raises(ValueError, match="experts"):
+        tuned_eta(1, 1.0)
+
+
+def test_exponential_weights_bound_only_for_its_convex_loss():
+    from adversaries.experts import ExpertStream
+
+    def game(loss, learner_loss):
+        s = ExpertStream(16, 2, np.random.default_rng(0), horizon=50, graded=True)
+        return play(ExponentialWeights(eta=0.5, loss=learner_loss), s, rounds=50, loss=loss)
+
+    tr = game("absolute", "absolute")
+    assert tr.bound.quantity == "loss" and tr.within_bound
+    assert game("zero-one", "zero-one").bound is None
+    assert game("squared", "absolute").bound is None  # not the loss it learned from
+
+
+def test_exponential_weights_stays_finite_over_a_million_rounds_of_losses():
+    # every expert keeps losing, at rates 1, 1/2 and 1/3 per round
+    ewa = ExponentialWeights(eta=1.0, loss="absolute")
+    advice = [np.array(a, dtype=np.int8) for a in ([-1, -1, -1], [-1, 1, -1], [-1, -1, 1])]
+    low = high = 0.0
+    for t in range(1_000_000):
+        f = advice[t % 3] if t % 6 < 3 else advice[0]
+        p = ewa.predict(f)
+        low, high = min(low, p), max(high, p)
+        ewa.update(f, 1)
+    assert -1.0 <= low <= high <= 1.0
+    phi = ewa.snapshot()["potential"]
+    losses = ewa.cumulative_losses
+    assert math.isfinite(phi) and losses.min() > 300_000
+    want = losses.min() - math.log(np.sum(np.exp(-(losses - losses.min()))))
+    assert phi == pytest.approx(want, rel=1e-12)
+
+
+# -- Randomized Weighted Majority ----------------------------------------------
+
+
+def test_randomized_weighted_majority_logs_the_exact_mistake_probability():
+    advice, outcomes = random_game(11, 6, 60)
+    rwm = RandomizedWeightedMajority(beta=0.5, rng=np.random.default_rng(1))
+    mistakes = np.zeros(6)
+    for f, y in zip(advice, outcomes, strict=True):
+        p = rwm.predict(f)
+        assert p in (-1.0, 1.0)
+        rwm.update(f, int(y))
+        w = 0.5 ** (mistakes - mistakes.min())
+        wrong = f != y
+        assert rwm.extras()["mistake_probability"] == pytest.approx(w[wrong].sum() / w.sum())
+        mistakes += wrong
+
+
+def test_randomized_weighted_majority_follows_an_expert_with_weight():
+    rwm = RandomizedWeightedMajority(beta=0.5, rng=np.random.default_rng(2))
+    f = np.array([1, -1, 1], dtype=np.int8)
+    for _ in range(60):  # expert 1 always right: the others' weights vanish
+        rwm.predict(f)
+        rwm.update(f, -1)
+    assert {rwm.predict(f) for _ in range(50)} == {-1.0}
+
+
+def test_randomized_weighted_majority_graded_prediction_is_an_experts_advice():
+    rwm = RandomizedWeightedMajority(rng=np.random.default_rng(3))
+    f = np.array([0.25, -0.5, 0.75])
+    assert {rwm.predict(f) for _ in range(60)} == {0.25, -0.5, 0.75}
+
+
+def test_randomized_weighted_majority_same_seed_same_game():
+    from adversaries.experts import ExpertStream
+
+    def game():
+        stream = ExpertStream(32, 3, np.random.default_rng(0), horizon=100)
+        return play(RandomizedWeightedMajority(rng=np.random.default_rng(9)), stream, rounds=100)
+
+    a, b = game(), game()
+    assert a.digest == b.digest
+    assert a.bound.quantity == "mistake_probability" and a.within_bound
