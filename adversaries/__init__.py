@@ -8,7 +8,31 @@ Examples
 True
 """
 
+from adversaries.concepts import ConceptStream
+from adversaries.conjunction import ConjunctionLowerBound
+from adversaries.experts import AdviceReplay, ExpertStream, TwoConstantExperts
+from adversaries.halving import HalvingLowerBound
+from adversaries.noisy import NoisyStream
+from adversaries.optimal import OptimalAdversary
+from adversaries.perceptron import OrthogonalAdversary
+from adversaries.picker import MisclassifiedPicker
 from adversaries.replay import Replay
 from adversaries.streams import SeparableStream
+from adversaries.trees import HalfspaceTreeAdversary, TreeAdversary
 
-__all__ = ["Replay", "SeparableStream"]
+__all__ = [
+    "AdviceReplay",
+    "ConceptStream",
+    "ConjunctionLowerBound",
+    "ExpertStream",
+    "HalfspaceTreeAdversary",
+    "HalvingLowerBound",
+    "MisclassifiedPicker",
+    "NoisyStream",
+    "OptimalAdversary",
+    "OrthogonalAdversary",
+    "Replay",
+    "SeparableStream",
+    "TreeAdversary",
+    "TwoConstantExperts",
+]

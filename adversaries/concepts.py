@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 import attrs
 import numpy as np
 
+from adversaries.blocks import BlockStream
 from game.concepts.boolean import (
     CONCEPT_KINDS,
     BooleanConcept,
@@ -16,8 +17,6 @@ from game.concepts.boolean import (
 from game.params import integer_at_least, one_of, real_in, rng_field
 
 __all__ = ["ConceptStream"]
-
-_BLOCK = 256
 
 
 def _bias(value):
@@ -35,7 +34,7 @@ def _concept(value):
 
 
 @attrs.define(eq=False, on_setattr=attrs.setters.NO_OP)
-class ConceptStream:
+class ConceptStream(BlockStream):
     """I.i.d. bit vectors labelled by a conjunction, disjunction or decision list.
 
     The target is ``concept`` (a concept object, or its readable form such as
@@ -186,34 +185,6 @@ class ConceptStream:
         y = self._target.labels(X).astype(np.int64)
         X.flags.writeable = False
         return X, y
-
-    def examples(self, m: int) -> tuple[np.ndarray, np.ndarray]:
-        """The next ``m`` examples exactly as ``instance`` would present them, as (X, y).
-
-        The stream draws in blocks of 256; this draws the same blocks, so a fresh
-        stream's ``examples(m)`` is the sequence a game against it would see.
-        """
-        blocks = [self.draw(_BLOCK) for _ in range(-(-m // _BLOCK))]
-        n = self._target.variables
-        if not blocks:
-            return np.empty((0, n), dtype=bool), np.empty(0, dtype=np.int64)
-        X = np.concatenate([b[0] for b in blocks])[:m]
-        y = np.concatenate([b[1] for b in blocks])[:m]
-        return X, y
-
-    def instance(self, history) -> np.ndarray:
-        """The next example's bit vector (a read-only row)."""
-        i = self._i
-        if i == len(self._rows):
-            X, y = self.draw(_BLOCK)
-            self._rows, self._labels, i = list(X), y.tolist(), 0
-        self._i = i + 1
-        self._y = self._labels[i]
-        return self._rows[i]
-
-    def label(self, x, p, history) -> int:
-        """The target's label on the example just presented (ignores the prediction)."""
-        return self._y
 
     def certificate(self) -> BooleanConcept:
         """The target concept."""

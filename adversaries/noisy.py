@@ -5,7 +5,8 @@ from __future__ import annotations
 import attrs
 import numpy as np
 
-from adversaries.streams import _BLOCK, SeparableStream
+from adversaries.blocks import BLOCK
+from adversaries.streams import SeparableStream
 from game.certificates import HalfspaceCertificate
 from game.params import one_of, real_in
 
@@ -93,7 +94,7 @@ class NoisyStream(SeparableStream):
         """The next example (a read-only row)."""
         i = self._i
         if i == len(self._rows):
-            X, y, corrupted = self.draw_noisy(_BLOCK)
+            X, y, corrupted = self.draw_noisy(BLOCK)
             self._rows, self._labels, self._flags, i = list(X), y.tolist(), corrupted.tolist(), 0
         self._i = i + 1
         self._y = self._labels[i]

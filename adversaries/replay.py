@@ -56,6 +56,8 @@ class Replay:
     _ys: list = attrs.field(init=False, factory=list, repr=False)
     _cert: Certificate | None = attrs.field(init=False, default=None, repr=False)
     _i: int = attrs.field(init=False, default=0, repr=False)
+    _n: int = attrs.field(init=False, default=0, repr=False)
+    _y: int = attrs.field(init=False, default=1, repr=False)
 
     def __attrs_post_init__(self) -> None:
         if self.transcript is not None:
@@ -69,7 +71,10 @@ class Replay:
         else:
             if self.instances is None or self.labels is None:
                 raise ValueError("give a transcript, or both instances and labels")
-            X = np.asarray(self.instances).view()
+            try:
+                X = np.asarray(self.instances).view()
+            except ValueError:
+                raise ValueError("instances must all have the same shape") from None
             if X.ndim not in (1, 2) or X.dtype.kind not in "biuf":
                 raise ValueError(
                     f"instances must be a vector or a matrix of numbers, got shape {X.shape}"
@@ -86,7 +91,7 @@ class Replay:
             ys = y.astype(np.int64).tolist()
             if self.separator is not None:
                 self._cert = HalfspaceCertificate(self.separator)
-        self._rows, self._ys = rows, ys
+        self._rows, self._ys, self._n = rows, ys, len(ys)
 
     @property
     def presents(self) -> str:
@@ -102,14 +107,15 @@ class Replay:
     def instance(self, history) -> Any:
         """The next recorded instance, or None when all have been played."""
         i = self._i
-        if i == len(self._rows):
+        if i == self._n:
             return None
         self._i = i + 1
+        self._y = self._ys[i]
         return self._rows[i]
 
     def label(self, x, p, history) -> int:
         """The recorded label of the instance just presented."""
-        return self._ys[self._i - 1]
+        return self._y
 
     def certificate(self) -> Certificate | None:
         """The source's certificate, when it had one."""

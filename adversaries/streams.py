@@ -7,12 +7,11 @@ from typing import Any, ClassVar
 import attrs
 import numpy as np
 
+from adversaries.blocks import BlockStream
 from game.certificates import HalfspaceCertificate
 from game.params import integer_at_least, positive, rng_field
 
 __all__ = ["SeparableStream"]
-
-_BLOCK = 256
 
 
 def _unit_direction(value):
@@ -26,7 +25,7 @@ def _unit_direction(value):
 
 
 @attrs.define(eq=False, on_setattr=attrs.setters.NO_OP)
-class SeparableStream:
+class SeparableStream(BlockStream):
     """I.i.d. examples in a ball, separated by a hidden unit vector u with a margin.
 
     Each example is drawn as x = y·a·u + v, where the label y is ±1 with
@@ -60,7 +59,9 @@ class SeparableStream:
 
     presents: ClassVar[str] = "vector"
 
-    dimension: int = attrs.field(validator=integer_at_least(1), metadata={"doc": "dimension d"})
+    dimension: int = attrs.field(
+        validator=integer_at_least(1, 2**20), metadata={"doc": "dimension d (at most 2^20)"}
+    )
     margin: float = attrs.field(validator=positive, metadata={"doc": "margin γ of the separator"})
     radius: float = attrs.field(
         default=1.0, validator=positive, metadata={"doc": "radius R of the ball"}
@@ -103,31 +104,6 @@ class SeparableStream:
             X += g * (r / np.where(norms > 0, norms, 1.0))[:, None]
         X.flags.writeable = False
         return X, y
-
-    def examples(self, n: int) -> tuple[np.ndarray, np.ndarray]:
-        """The next ``n`` examples exactly as ``instance`` would present them, as (X, y).
-
-        The stream draws in blocks of 256; this draws the same blocks, so a fresh
-        stream's ``examples(n)`` is the sequence a game against it would see.
-        """
-        blocks = [self.draw(_BLOCK) for _ in range(-(-n // _BLOCK))]
-        X = np.concatenate([b[0] for b in blocks])[:n] if blocks else np.empty((0, self.dimension))
-        y = np.concatenate([b[1] for b in blocks])[:n] if blocks else np.empty(0, dtype=int)
-        return X, y
-
-    def instance(self, history) -> np.ndarray:
-        """The next example (a read-only row)."""
-        i = self._i
-        if i == len(self._rows):
-            X, y = self.draw(_BLOCK)
-            self._rows, self._labels, i = list(X), y.tolist(), 0
-        self._i = i + 1
-        self._y = self._labels[i]
-        return self._rows[i]
-
-    def label(self, x, p, history) -> int:
-        """The true label of the example just presented (ignores the prediction)."""
-        return self._y
 
     def certificate(self) -> HalfspaceCertificate:
         """The hidden separator u."""

@@ -16,6 +16,7 @@ Examples
 (True, True)
 """
 
+from game.batch import play_batch
 from game.bounds import Bound
 from game.certificates import Certificate, HalfspaceCertificate
 from game.engine import play
@@ -32,6 +33,7 @@ from game.errors import (
 from game.protocol import Adversary, History, Learner
 from game.registry import register
 from game.scenario import Scenario, load_scenario
+from game.sweep import SweepResult, sweep
 from game.transcript import Round, Transcript
 
 __all__ = [
@@ -49,10 +51,13 @@ __all__ = [
     "Round",
     "Scenario",
     "ScenarioError",
+    "SweepResult",
     "Transcript",
     "TranscriptError",
     "UnknownPlayerError",
     "load_scenario",
     "play",
+    "play_batch",
     "register",
+    "sweep",
 ]

@@ -2,6 +2,8 @@
 
 import sys
 
+__all__: list[str] = []
+
 from game.cli import main
 
 if __name__ == "__main__":

@@ -33,6 +33,7 @@ from game.errors import TranscriptError
 
 __all__ = [
     "Certificate",
+    "ExpertCertificate",
     "HalfspaceCertificate",
     "certificate_from_dict",
     "first_disagreement",
@@ -100,6 +101,9 @@ def certificate_from_dict(data: dict[str, Any]) -> Certificate:
     TranscriptError
         When the kind is unknown or the parameters do not fit it.
     """
+    kind = data.get("kind") if isinstance(data, dict) else None
+    if isinstance(kind, str) and kind not in _KINDS:
+        import game.concepts  # noqa: F401  (its families register their kinds on import)
     try:
         cls = _KINDS[data["kind"]]
         return cls.from_params(data["params"], bool(data["realizable"]))
@@ -154,6 +158,11 @@ class HalfspaceCertificate(Certificate):
     kind: ClassVar[str] = "halfspace"
     weights: np.ndarray = attrs.field(converter=_float_vector)
 
+    @weights.validator
+    def _nonzero(self, attribute, value) -> None:
+        if not np.any(value):
+            raise ValueError("weights must be a non-zero vector, got all zeros")
+
     def labels(self, instances) -> np.ndarray:
         scores = np.asarray(instances, dtype=np.float64) @ self.weights
         return np.where(scores >= 0, 1, -1).astype(np.int8)
@@ -190,3 +199,75 @@ class HalfspaceCertificate(Certificate):
         )
 
     __hash__ = None
+
+
+def _plain_int(value):
+    return int(value) if isinstance(value, np.integer) else value
+
+
+def _expert_index(instance, attribute, value) -> None:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 0:
+        raise ValueError(f"{attribute.name} must be a non-negative integer, got {value!r}")
+
+
+@register_certificate
+@attrs.frozen
+class ExpertCertificate(Certificate):
+    """Expert i of an expert-advice game: "this expert is right on every round".
+
+    The expert labels round t with the sign of its advice f_i^t, with
+    sign(0) = +1 (the convention of Abernethy lecture 16, seed 004, for the
+    predicted label). So the certificate agrees with a round when that sign
+    equals the outcome: for ±1 advice, when f_i^t = y_t; for graded advice in
+    [-1, 1], when the expert's advice points the right way, however confident.
+    A realizable expert certificate is a perfect expert (zero-one loss 0 on the
+    rounds played); with ``realizable=False`` it names a comparator, such as
+    the best expert in hindsight, whose mistakes a bound counts.
+
+    Instances are the advice vectors, stacked into a (rounds × N) array or
+    given as a list of vectors.
+
+    Parameters
+    ----------
+    expert : int
+        The expert's index i, from 0.
+    experts : int, optional
+        N, the number of experts (shown in the description).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> advice = np.array([[1, -1, 1], [-1, -1, 1], [0.5, 0.0, -0.2]])
+    >>> c = ExpertCertificate(1, experts=3)
+    >>> c.labels(advice).tolist(), c.agrees(advice, [-1, -1, 1]).tolist()
+    ([-1, -1, 1], [True, True, True])
+    >>> c.describe()
+    'expert 1 of 3'
+    """
+
+    kind: ClassVar[str] = "expert"
+    expert: int = attrs.field(converter=_plain_int, validator=_expert_index)
+    experts: int | None = attrs.field(default=None, converter=_plain_int)
+
+    def advice(self, instances) -> np.ndarray:
+        """The expert's advice on each round (a float column)."""
+        i = self.expert
+        if isinstance(instances, np.ndarray) and instances.ndim == 2:
+            return instances[:, i].astype(np.float64)
+        if isinstance(instances, np.ndarray) and instances.size == 0:
+            return np.empty(0)
+        return np.fromiter((x[i] for x in instances), dtype=np.float64, count=len(instances))
+
+    def labels(self, instances) -> np.ndarray:
+        return np.where(self.advice(instances) >= 0, 1, -1).astype(np.int8)
+
+    def describe(self) -> str:
+        of = "" if self.experts is None else f" of {self.experts}"
+        return f"expert {self.expert}{of}"
+
+    def params(self) -> dict[str, Any]:
+        return {"expert": self.expert, "experts": self.experts}
+
+    @classmethod
+    def from_params(cls, params, realizable):
+        return cls(int(params["expert"]), experts=params.get("experts"), realizable=realizable)

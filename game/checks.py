@@ -503,7 +503,11 @@ def registered_checks(folder=None) -> tuple[list[Check], dict[str, str]]:
                     continue
                 make = factories[name][1]
                 concept_class = make(np.random.default_rng(0)).concept_class
-                checks += list(check_learner(make, concept_class=concept_class))
+                checks += list(check_learner(make, kinds=["point"], concept_class=concept_class))
+                others = sorted(set(plays) - {"point"})
+                if others:
+                    more = check_learner(_no_argument_factory(cls), kinds=others)
+                    checks += [c for c in more if c.name != "declares"]
             else:
                 checks += list(check_learner(_no_argument_factory(cls)))
         else:

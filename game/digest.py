@@ -11,8 +11,9 @@ shape and its values as little-endian 64-bit integers:
   about 7 significant digits. Vectorised ``exp`` and BLAS kernels differ between
   processors in the last bit of a double; at single precision such a difference
   changes the canonical form with probability about 2⁻²⁹ per value, so the same
-  scenario and seed give the same digest on every machine. Two games whose
-  numbers differ by less than one part in 10⁷ share a digest: exact columns
+  scenario and seed give the same digest on every machine. Numbers a few
+  last bits apart share a digest unless one sits on a rounding boundary;
+  a relative change of 10⁻⁶ or more always changes it. Exact columns
   (labels, updates, ±1 predictions) are compared exactly.
 
 Examples

@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from game.bounds import Bound
 from game.certificates import Certificate, first_disagreement
 from game.errors import CertificateError, GameError, ProtocolError
 from game.losses import get_loss
@@ -36,6 +37,7 @@ from game.transcript import Transcript, TranscriptWriter, versions
 
 __all__ = ["play"]
 
+_ndarray = np.ndarray
 _STAGES = {
     1: ("adversary", "instance"),
     2: ("learner", "predict"),
@@ -92,6 +94,7 @@ def play(
     snapshots: bool = False,
     out: Any = None,
     meta: dict | None = None,
+    progress: Any = None,
 ) -> Transcript:
     """Play one game and return its transcript.
 
@@ -111,6 +114,11 @@ def play(
         Stream the transcript to this JSON Lines file as the game runs.
     meta : dict, optional
         Extra header entries (a scenario records its spec and seed here).
+    progress : callable, optional
+        ``progress(done, rounds)``, called with the number of rounds completed
+        at most about every 0.1 s while the game runs, and once when it ends.
+        Without it the loop carries no progress code at all. An exception it
+        raises stops the game as a :class:`GameError`.
 
     Returns
     -------
@@ -157,17 +165,28 @@ def play(
     extras: dict[str, list] = {}
     history = History(xs, ps, ys)
     instance, predict = adversary.instance, learner.predict
+    if progress is not None:
+        instance = _reporting(instance, progress, int(rounds))
     label, update = adversary.label, learner.update
     plain = snap_fn is None and learner_extras is None and adversary_extras is None
     start = time.perf_counter()
     t = 0
     stage = 1
+    sealed = None  # a read-only array whose views need no further check
     try:
         for t in range(1, rounds + 1):
             stage = 1
             x = instance(history)
             if x is None:
                 break
+            if x.__class__ is _ndarray and (x.base is not sealed or sealed is None):
+                if x.flags.writeable:
+                    x = x.view()  # players get read-only views: a write raises
+                    x.flags.writeable = False
+                else:  # rows of one read-only block: check the next ones by their base
+                    base = x.base
+                    if base is not None and not base.flags.writeable:
+                        sealed = base
             stage = 2
             p = predict(x)
             if p.__class__ is not float or not -1.0 <= p <= 1.0:
@@ -197,6 +216,11 @@ def play(
                 snap = snap_fn()
                 if snaps is None:
                     snaps = {k: [] for k in snap}
+                elif snap.keys() != snaps.keys():
+                    raise ProtocolError(
+                        f"{_who('learner', learner)}, round {t}: snapshot keys {sorted(snap)} "
+                        f"differ from round 1's {sorted(snaps)}"
+                    )
                 for k, v in snap.items():
                     snaps[k].append(v)
             if learner_extras is not None or adversary_extras is not None:
@@ -207,7 +231,7 @@ def play(
                 if adversary_extras is not None:
                     stage = 7
                     row.update(_extras(adversary_extras(), "adversary", adversary, t))
-                if not extras:
+                if t == 1:  # round 1 fixes the keys, even when it logs none
                     extras = {k: [] for k in row}
                 if row.keys() != extras.keys():
                     raise ProtocolError(
@@ -219,15 +243,20 @@ def play(
             if writer is not None:
                 writer.round(t, x, p, y, u, snap, row)
     except BaseException as exc:
-        played = len(ys)
+        # Round t failed before its line was written (a player, a hook or the
+        # record): the transcript keeps the t - 1 complete rounds.
+        played = t - 1
+        if len(ys) > played:
+            del xs[played:], ps[played:], ys[played:], us[played:]
+            for column in (*(snaps or {}).values(), *extras.values()):
+                del column[played:]
         if isinstance(exc, GameError):
             error: BaseException = exc
         elif isinstance(exc, Exception):
             role, method = _STAGES[stage]
             player = learner if role == "learner" else adversary
             error = ProtocolError(
-                f"{_who(role, player)}, round {played + 1}: {method} raised "
-                f"{type(exc).__name__}: {exc}"
+                f"{_who(role, player)}, round {t}: {method} raised {type(exc).__name__}: {exc}"
             )
         else:  # KeyboardInterrupt and friends: keep the file, then let it through
             error = exc
@@ -249,7 +278,47 @@ def play(
         writer.close(transcript.footer())
     if failure is not None:
         raise failure
+    if progress is not None:
+        _report(progress, len(transcript), int(rounds))
     return transcript
+
+
+def _report(progress: Any, done: int, total: int) -> None:
+    try:
+        progress(done, total)
+    except Exception as exc:
+        raise GameError(
+            f"the progress callback raised {type(exc).__name__} after {done} rounds: {exc}"
+        ) from exc
+
+
+#: Rounds between two looks at the clock when a progress callback is given.
+_PROGRESS_STRIDE = 64
+#: Seconds between two calls of the progress callback.
+_PROGRESS_PERIOD = 0.1
+
+
+def _reporting(instance: Any, progress: Any, total: int) -> Any:
+    """``instance`` wrapped so that ``progress(done, total)`` runs about every 0.1 s.
+
+    The adversary's ``instance`` is called once per round, so the wrapper counts
+    rounds; it reads the clock every :data:`_PROGRESS_STRIDE` rounds. The plain
+    loop, without a callback, never sees it.
+    """
+    clock = time.perf_counter
+    state = [0, clock()]
+
+    def instance_with_progress(history):
+        done = state[0]
+        state[0] = done + 1
+        if done % _PROGRESS_STRIDE == 0 and done:
+            now = clock()
+            if now - state[1] >= _PROGRESS_PERIOD:
+                state[1] = now
+                _report(progress, done, total)
+        return instance(history)
+
+    return instance_with_progress
 
 
 def _transcript(header, xs, ps, ys, us, extras, snaps, initial) -> Transcript:
@@ -267,30 +336,63 @@ def _transcript(header, xs, ps, ys, us, extras, snaps, initial) -> Transcript:
 
 
 def _settle(transcript: Transcript, learner: Any, adversary: Any) -> GameError | None:
-    """Certificate, verification and bounds; returns the error to raise, if any."""
-    get_certificate = getattr(adversary, "certificate", None)
-    certificate = get_certificate() if get_certificate is not None else None
-    if certificate is not None and not isinstance(certificate, Certificate):
-        return ProtocolError(
-            f"{_who('adversary', adversary)}: certificate() returned {certificate!r}; "
-            "expected a game.certificates.Certificate or None"
-        )
-    transcript.certificate = certificate
-    if certificate is not None and certificate.realizable:
-        bad = first_disagreement(certificate, transcript.instances, transcript.labels)
-        if bad is not None:
-            transcript.certificate_verified = False
-            return CertificateError(
-                f"{_who('adversary', adversary)}: its certificate ({certificate.describe()}) "
-                f"disagrees with round {bad + 1}, labelled {int(transcript.labels[bad]):+d}"
+    """Certificate, verification and bounds; returns the error to raise, if any.
+
+    An exception inside ``certificate``, ``mistake_bound`` or ``lower_bound`` is
+    returned as a :class:`ProtocolError` naming the player, so the caller still
+    writes the footer; a certificate that cannot label the rounds played is a
+    :class:`CertificateError`.
+    """
+    role, method = "adversary", "certificate"
+    try:
+        get_certificate = getattr(adversary, "certificate", None)
+        certificate = get_certificate() if get_certificate is not None else None
+        if certificate is not None and not isinstance(certificate, Certificate):
+            return ProtocolError(
+                f"{_who('adversary', adversary)}: certificate() returned {certificate!r}; "
+                "expected a game.certificates.Certificate or None"
             )
-        transcript.certificate_verified = True
-    bound_fn = getattr(learner, "mistake_bound", None)
-    if bound_fn is not None:
-        transcript.bound = bound_fn(transcript)
-    lower_fn = getattr(adversary, "lower_bound", None)
-    if lower_fn is not None:
-        transcript.lower_bound = lower_fn()
+        transcript.certificate = certificate
+        if certificate is not None and certificate.realizable:
+            try:
+                bad = first_disagreement(certificate, transcript.instances, transcript.labels)
+            except Exception as exc:
+                transcript.certificate_verified = False
+                return CertificateError(
+                    f"{_who('adversary', adversary)}: its certificate ({certificate.describe()}) "
+                    f"cannot label the rounds played: {type(exc).__name__}: {exc}"
+                )
+            if bad is not None:
+                transcript.certificate_verified = False
+                return CertificateError(
+                    f"{_who('adversary', adversary)}: its certificate ({certificate.describe()}) "
+                    f"disagrees with round {bad + 1}, labelled {int(transcript.labels[bad]):+d}"
+                )
+            transcript.certificate_verified = True
+        role, method = "learner", "mistake_bound"
+        bound_fn = getattr(learner, "mistake_bound", None)
+        if bound_fn is not None:
+            transcript.bound = _bound(bound_fn(transcript), learner, "learner", method)
+        role, method = "adversary", "lower_bound"
+        lower_fn = getattr(adversary, "lower_bound", None)
+        if lower_fn is not None:
+            transcript.lower_bound = _bound(lower_fn(), adversary, "adversary", method)
+    except GameError as exc:
+        return exc
+    except Exception as exc:
+        player = learner if role == "learner" else adversary
+        return ProtocolError(
+            f"{_who(role, player)}, after the game: {method} raised {type(exc).__name__}: {exc}"
+        )
     if transcript.bound is not None and math.isnan(transcript.bound.value):
         return ProtocolError(f"{_who('learner', learner)}: mistake_bound returned NaN")
     return None
+
+
+def _bound(value: Any, player: Any, role: str, method: str) -> Bound | None:
+    if value is not None and not isinstance(value, Bound):
+        raise ProtocolError(
+            f"{_who(role, player)}: {method}() returned {value!r}; "
+            "expected a game.bounds.Bound or None"
+        )
+    return value

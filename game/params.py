@@ -42,12 +42,17 @@ __all__ = [
 DATA_SUFFIXES = (".npy", ".csv", ".jsonl")
 
 
+def _name(attribute) -> str:
+    """The parameter's name as a caller writes it (an attrs alias, else the field name)."""
+    return getattr(attribute, "alias", None) or attribute.name
+
+
 def _real(attribute, value) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
-        raise TypeError(f"{attribute.name} must be a number, got {value!r}")
+        raise TypeError(f"{_name(attribute)} must be a number, got {value!r}")
     value = float(value)
     if math.isnan(value):
-        raise ValueError(f"{attribute.name} must be a number, got nan")
+        raise ValueError(f"{_name(attribute)} must be a number, got nan")
     return value
 
 
@@ -55,7 +60,7 @@ def positive(instance, attribute, value) -> None:
     """Validator: a finite number > 0."""
     v = _real(attribute, value)
     if not (0 < v < math.inf):
-        raise ValueError(f"{attribute.name} must be > 0, got {value!r}")
+        raise ValueError(f"{_name(attribute)} must be > 0, got {value!r}")
 
 
 def real_in(low: float, high: float, *, closed_low: bool = True, closed_high: bool = True):
@@ -68,7 +73,7 @@ def real_in(low: float, high: float, *, closed_low: bool = True, closed_high: bo
         ok_high = v <= high if closed_high else v < high
         if not (ok_low and ok_high):
             raise ValueError(
-                f"{attribute.name} must be in {left}{low}, {high}{right}, got {value!r}"
+                f"{_name(attribute)} must be in {left}{low}, {high}{right}, got {value!r}"
             )
 
     return check
@@ -79,10 +84,10 @@ def integer_at_least(low: int, high: int | None = None):
 
     def check(instance, attribute, value) -> None:
         if isinstance(value, bool) or not isinstance(value, int | np.integer):
-            raise TypeError(f"{attribute.name} must be an integer, got {value!r}")
+            raise TypeError(f"{_name(attribute)} must be an integer, got {value!r}")
         if value < low or (high is not None and value > high):
             span = f"≥ {low}" if high is None else f"between {low} and {high}"
-            raise ValueError(f"{attribute.name} must be an integer {span}, got {value!r}")
+            raise ValueError(f"{_name(attribute)} must be an integer {span}, got {value!r}")
 
     return check
 
@@ -93,7 +98,7 @@ def one_of(*choices: Any):
     def check(instance, attribute, value) -> None:
         if isinstance(value, bool) != isinstance(choices[0], bool) or value not in choices:
             shown = ", ".join(repr(c) for c in choices)
-            raise ValueError(f"{attribute.name} must be one of {shown}, got {value!r}")
+            raise ValueError(f"{_name(attribute)} must be one of {shown}, got {value!r}")
 
     return check
 
@@ -101,7 +106,7 @@ def one_of(*choices: Any):
 def generator(instance, attribute, value) -> None:
     """Validator: a ``numpy.random.Generator``."""
     if not isinstance(value, np.random.Generator):
-        raise TypeError(f"{attribute.name} must be a numpy.random.Generator, got {value!r}")
+        raise TypeError(f"{_name(attribute)} must be a numpy.random.Generator, got {value!r}")
 
 
 def rng_field(doc: str = "the player's random generator") -> Any:

@@ -15,11 +15,12 @@ Examples
 >>> lookup("perceptorn")
 Traceback (most recent call last):
 ...
-game.errors.UnknownPlayerError: unknown player 'perceptorn'; did you mean 'perceptron'?
+game.errors.UnknownPlayerError: unknown player 'perceptorn'; did you mean 'perceptron'...
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
 import re
 from importlib.metadata import entry_points
@@ -60,9 +61,32 @@ ENTRY_POINT_GROUP = "online_learning_games.players"
 BUILTIN: dict[str, str] = {
     # learners
     "perceptron": "learners.perceptron:Perceptron",
+    "online-gradient-descent": "learners.ogd:OnlineGradientDescent",
+    "margin-perceptron": "learners.margin:MarginPerceptron",
+    "batch-perceptron": "learners.batch:BatchPerceptron",
+    "conjunction-learner": "learners.boolean:ConjunctionLearner",
+    "decision-list-learner": "learners.boolean:DecisionListLearner",
+    "winnow": "learners.boolean:Winnow",
+    "halving": "learners.experts:Halving",
+    "weighted-majority": "learners.experts:WeightedMajority",
+    "randomized-weighted-majority": "learners.experts:RandomizedWeightedMajority",
+    "exponential-weights": "learners.experts:ExponentialWeights",
+    "soa": "learners.soa:SOA",
     # adversaries
     "separable-stream": "adversaries.streams:SeparableStream",
     "replay": "adversaries.replay:Replay",
+    "orthogonal-adversary": "adversaries.perceptron:OrthogonalAdversary",
+    "misclassified-picker": "adversaries.picker:MisclassifiedPicker",
+    "noisy-stream": "adversaries.noisy:NoisyStream",
+    "conjunction-lower-bound": "adversaries.conjunction:ConjunctionLowerBound",
+    "concept-stream": "adversaries.concepts:ConceptStream",
+    "halving-lower-bound": "adversaries.halving:HalvingLowerBound",
+    "expert-stream": "adversaries.experts:ExpertStream",
+    "two-constant-experts": "adversaries.experts:TwoConstantExperts",
+    "advice-replay": "adversaries.experts:AdviceReplay",
+    "tree-adversary": "adversaries.trees:TreeAdversary",
+    "halfspace-tree-adversary": "adversaries.trees:HalfspaceTreeAdversary",
+    "optimal-adversary": "adversaries.optimal:OptimalAdversary",
 }
 
 _NAME = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
@@ -70,7 +94,9 @@ _registered: dict[str, type] = {}
 _loaded: dict[str, type] = {}
 
 
+@functools.cache
 def _entry_points() -> dict[str, Any]:
+    """Players declared by installed packages (read once per process)."""
     return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
 
 
@@ -96,6 +122,7 @@ def register(name: str, cls: type, *, replace: bool = False) -> type:
     >>> _ = register("constant-plus", Constant, replace=True)
     >>> lookup("constant-plus") is Constant
     True
+    >>> _ = _registered.pop("constant-plus")  # leave the registry as it was
     """
     if not isinstance(name, str) or not _NAME.match(name):
         raise GameError(f"player name {name!r} must be lower-case words joined by hyphens")
@@ -144,7 +171,13 @@ def lookup(name: str, role: str | None = None) -> type:
         cls = eps[name].load()
         _loaded[name] = cls
     if role is not None and role_of(cls) != role:
-        raise UnknownPlayerError(name, names(role), role)
+        error = UnknownPlayerError(name, names(role), role)
+        a = {"learner": "a learner", "adversary": "an adversary"}
+        error.args = (
+            f"{name!r} is {a[role_of(cls)]}, not {a.get(role, role)}; "
+            f"the {role} names: {', '.join(names(role)) or 'none'}",
+        )
+        raise error
     return cls
 
 

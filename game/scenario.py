@@ -28,6 +28,13 @@ When a run overrides the seed or the number of rounds, the expectations tied
 to one exact game (``mistakes``, ``updates``, ``digest``) are skipped; the
 others still hold for every seed and are checked.
 
+Games over a finite concept class share it through a ``[concept_class]``
+table: a builder of :mod:`game.concepts.finite` and its arguments
+(``builder = "intervals"``, ``n = 64``) or a ±1 matrix file beside the
+scenario (``path = "data/cls.npy"`` or ``.csv``). The class is built once and
+handed to every player with a ``concept_class`` parameter; an error names
+``concept_class.<key>``.
+
 Examples
 --------
 >>> from pathlib import Path
@@ -40,6 +47,7 @@ Examples
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -67,6 +75,7 @@ _TOP = {
     "snapshots": bool,
     "learner": dict,
     "adversary": dict,
+    "concept_class": dict,
     "expect": dict,
 }
 _EXPECT = {
@@ -79,6 +88,7 @@ _EXPECT = {
     "digest": str,
 }
 _EXACT = ("mistakes", "updates", "digest")
+_DIGEST = re.compile(r"sha256:[0-9a-f]{64}")
 _TYPE_NAMES = {str: "a string", int: "an integer", bool: "true or false", dict: "a table"}
 
 
@@ -156,9 +166,13 @@ def scenario_from_dict(spec: dict, *, source: str | Path = "<scenario>", base: P
             raise fail(f"expect.{key}", f"expected {_TYPE_NAMES[_EXPECT[key]]}, got {value!r}")
         if _EXPECT[key] is int and value < 0:
             raise fail(f"expect.{key}", f"expected a non-negative integer, got {value}")
-    if "digest" in expect and not expect["digest"].startswith("sha256:"):
-        raise fail("expect.digest", "expected 'sha256:' followed by a hex digest")
+    if "digest" in expect and not _DIGEST.fullmatch(expect["digest"]):
+        raise fail(
+            "expect.digest",
+            f"expected 'sha256:' followed by 64 hex digits, got {expect['digest']!r}",
+        )
     scenario = Scenario(source=source, base=base, spec=spec)
+    scenario.concept_class()  # builds (and so validates) the shared [concept_class]
     for role in ("learner", "adversary"):
         scenario.player_spec(role)  # validates names, keys and data files
     return scenario
@@ -174,6 +188,7 @@ class Scenario:
     source: Path
     base: Path
     spec: dict
+    _shared: dict = attrs.field(factory=dict, init=False, repr=False, eq=False)
 
     @property
     def rounds(self) -> int:
@@ -215,7 +230,14 @@ class Scenario:
             raise self._fail(f"{role}.name", str(exc)) from None
         fields = {f.alias: f for f in attrs.fields(cls) if f.init} if attrs.has(cls) else {}
         supplied = {a for a, f in fields.items() if f.metadata.get("rng") or a == "loss"}
+        if "concept_class" in self.spec and "concept_class" in fields:
+            supplied.add("concept_class")
         for key in table:
+            if key == "concept_class" and key in supplied:
+                raise self._fail(
+                    f"{role}.{key}",
+                    "is set by the [concept_class] table; remove it from the player's table",
+                )
             if key in supplied:
                 raise self._fail(
                     f"{role}.{key}",
@@ -233,7 +255,74 @@ class Scenario:
             kwargs[key] = value
         return cls, kwargs
 
-    def _data(self, key: str, value: str) -> Any:
+    def concept_class(self) -> Any:
+        """The finite class of the ``[concept_class]`` table (built once), or None.
+
+        The table names a builder of :mod:`game.concepts.finite` with its
+        arguments (``builder = "intervals"``, ``n = 64``), or a data file beside
+        the scenario (``path = "data/cls.npy"`` or ``.csv``, a ±1 matrix,
+        hypotheses × points). Every player with a ``concept_class`` parameter
+        gets this one class (and so shares its Littlestone-dimension engine).
+        """
+        table = self.spec.get("concept_class")
+        if table is None:
+            return None
+        if "class" not in self._shared:
+            self._shared["class"] = self._build_class(dict(table))
+        return self._shared["class"]
+
+    def _build_class(self, table: dict) -> Any:
+        import inspect
+
+        from game.concepts.finite import BUILDERS, FiniteClass
+
+        if ("builder" in table) == ("path" in table):
+            raise self._fail(
+                "concept_class",
+                'expected either builder = "NAME" (with its arguments) or path = "FILE.npy|.csv"',
+            )
+        if "path" in table:
+            path = table.pop("path")
+            if table:
+                key = next(iter(table))
+                raise self._fail(f"concept_class.{key}", "unknown key; a path takes no arguments")
+            if not isinstance(path, str):
+                raise self._fail("concept_class.path", f"expected a string, got {path!r}")
+            if Path(path).suffix not in (".npy", ".csv"):
+                raise self._fail(
+                    "concept_class.path", f"expected a .npy or .csv file, got {path!r}"
+                )
+            matrix = self._data("concept_class.path", path, csv_ndmin=2)
+            try:
+                return FiniteClass(matrix, name=Path(path).name)
+            except ValueError as exc:
+                raise self._fail("concept_class.path", str(exc)) from None
+        builder = table.pop("builder")
+        if not isinstance(builder, str) or builder not in BUILDERS:
+            raise self._fail(
+                "concept_class.builder",
+                f"unknown class builder {builder!r}; expected one of {', '.join(BUILDERS)}",
+            )
+        fn = BUILDERS[builder]
+        params = inspect.signature(fn).parameters
+        for key in table:
+            if key not in params:
+                raise self._fail(
+                    f"concept_class.{key}",
+                    f"unknown argument of builder {builder!r}; expected: {', '.join(params)}",
+                )
+        missing = [p for p in params if p not in table]
+        if missing:
+            raise self._fail("concept_class", f"builder {builder!r} needs {', '.join(missing)}")
+        try:
+            return fn(**table)
+        except (TypeError, ValueError) as exc:
+            message = str(exc)
+            first = message.split(" ", 1)[0]
+            key = f"concept_class.{first}" if first in table else "concept_class"
+            raise self._fail(key, message) from None
+
+    def _data(self, key: str, value: str, *, csv_ndmin: int = 1) -> Any:
         path = Path(value)
         if path.is_absolute():
             raise self._fail(key, f"data file {value!r} must be a path relative to the scenario")
@@ -248,7 +337,7 @@ class Scenario:
             if full.suffix == ".npy":
                 return np.load(full, allow_pickle=False)
             if full.suffix == ".csv":
-                return np.loadtxt(full, delimiter=",", ndmin=1)
+                return np.loadtxt(full, delimiter=",", ndmin=csv_ndmin)
             return Transcript.load(full)
         except GameError as exc:
             raise self._fail(key, str(exc)) from None
@@ -259,25 +348,36 @@ class Scenario:
         """The learner and the adversary, with generators from ``SeedSequence(seed).spawn(2)``."""
         seed = self.seed if seed is None else seed
         children = np.random.SeedSequence(seed).spawn(2)
-        players = []
-        for role, child in zip(("learner", "adversary"), children, strict=True):
-            cls, kwargs = self.player_spec(role)
-            if attrs.has(cls):
-                for f in attrs.fields(cls):
-                    if f.init and f.metadata.get("rng"):
-                        kwargs[f.alias] = np.random.default_rng(child)
-                    elif f.init and f.alias == "loss":
-                        kwargs["loss"] = self.loss
-            try:
-                players.append(cls(**kwargs))
-            except GameError as exc:
-                raise self._fail(role, str(exc)) from None
-            except Exception as exc:  # a constructor's validation message names the parameter
-                message = str(exc) or type(exc).__name__
-                first = message.split(" ", 1)[0]
-                key = f"{role}.{first}" if first in kwargs else role
-                raise self._fail(key, message) from None
-        return players[0], players[1]
+        learner = self.build_player("learner", np.random.default_rng(children[0]))
+        adversary = self.build_player("adversary", np.random.default_rng(children[1]))
+        return learner, adversary
+
+    def build_player(self, role: str, rng: np.random.Generator) -> Any:
+        """One player of the scenario, its ``rng`` field (if any) given ``rng``."""
+        cls, kwargs = self.player_spec(role)
+        if attrs.has(cls):
+            for f in attrs.fields(cls):
+                if f.init and f.metadata.get("rng"):
+                    kwargs[f.alias] = rng
+                elif f.init and f.alias == "loss":
+                    kwargs["loss"] = self.loss
+                elif f.init and f.alias == "concept_class" and "concept_class" in self.spec:
+                    kwargs["concept_class"] = self.concept_class()
+                elif f.init and f.alias == "concept_class" and f.default is attrs.NOTHING:
+                    if "concept_class" not in kwargs:
+                        raise self._fail(
+                            f"{role}.concept_class",
+                            "this player needs a finite class: add a [concept_class] table",
+                        )
+        try:
+            return cls(**kwargs)
+        except GameError as exc:
+            raise self._fail(role, str(exc)) from None
+        except Exception as exc:  # a constructor's validation message names the parameter
+            message = str(exc) or type(exc).__name__
+            first = message.split(" ", 1)[0]
+            key = f"{role}.{first}" if first in kwargs else role
+            raise self._fail(key, message) from None
 
     def play(
         self,
@@ -287,6 +387,7 @@ class Scenario:
         out: Any = None,
         snapshots: bool | None = None,
         check: bool = True,
+        progress: Any = None,
     ) -> Transcript:
         """Play the scenario and check ``[expect]``.
 
@@ -300,6 +401,8 @@ class Scenario:
             Override the scenario's ``snapshots``.
         check : bool, default True
             Raise :class:`ExpectationError` when an expectation fails.
+        progress : callable, optional
+            ``progress(done, rounds)`` while the game runs (see :func:`game.play`).
         """
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
             raise GameError(f"seed must be a non-negative integer, got {seed!r}")
@@ -325,6 +428,7 @@ class Scenario:
             snapshots=spec.get("snapshots", False),
             out=out,
             meta=meta,
+            progress=progress,
         )
         exact = seed is None and rounds is None
         if check:

@@ -26,6 +26,7 @@ True
 from __future__ import annotations
 
 import json
+import operator
 import os
 import platform
 from collections.abc import Iterator
@@ -61,6 +62,13 @@ def jsonable(value: Any) -> Any:
     return value
 
 
+def _same(a: Any, b: Any) -> bool:
+    """Equality of instances and snapshots that may hold numpy arrays."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    return bool(np.array_equal(a, b))
+
+
 @attrs.frozen
 class Round:
     """One round of a game, as recorded.
@@ -88,18 +96,20 @@ class Round:
     """
 
     t: int
-    instance: Any
+    instance: Any = attrs.field(eq=attrs.cmp_using(eq=_same))
     prediction: float
     label: int
     mistake: bool
     loss: float
     updated: bool
     extras: dict = attrs.field(factory=dict)
-    snapshot: dict | None = None
+    snapshot: dict | None = attrs.field(default=None, eq=attrs.cmp_using(eq=_same))
 
 
 def _stack(instances: list):
     """Instances stacked into one array when they share a shape, else the list itself."""
+    if isinstance(instances, np.ndarray):  # already one row per round (lockstep games)
+        return instances
     if not instances:
         return np.empty((0,))
     try:
@@ -197,6 +207,24 @@ class Transcript:
         """Updates made up to and including each round."""
         return np.cumsum(self.updated, dtype=np.int64)
 
+    def expert_losses(self, t: int | None = None, *, loss: str | None = None, matrix=None):
+        """Expert game: every expert's cumulative loss after round t (see :mod:`game.regret`)."""
+        from game.regret import expert_losses
+
+        return expert_losses(self, t, loss=loss, matrix=matrix)
+
+    def regret(self, *, loss: str | None = None, matrix=None) -> np.ndarray:
+        """Expert game: regret against the best expert after each round (see :mod:`game.regret`)."""
+        from game.regret import regret
+
+        return regret(self, loss=loss, matrix=matrix)
+
+    def best_expert(self, *, loss: str | None = None, matrix=None) -> np.ndarray:
+        """Expert game: the best expert in hindsight after each round (see :mod:`game.regret`)."""
+        from game.regret import best_expert
+
+        return best_expert(self, loss=loss, matrix=matrix)
+
     def snapshot(self, key: str) -> np.ndarray:
         """The logged snapshot values of ``key``, one per round (after its update)."""
         if not self.snapshots:
@@ -217,10 +245,20 @@ class Transcript:
             return float(np.sum(self.extras[quantity]))
         raise GameError(f"transcript has no quantity {quantity!r}")
 
+    def proof_claims(self, certificate=None, **options):
+        """Block–Novikoff's two claims on every update round (see :mod:`game.proofs`).
+
+        Needs snapshots of w and a halfspace certificate (the transcript's by default).
+        """
+        from game.proofs import block_novikoff_claims
+
+        return block_novikoff_claims(self, certificate, **options)
+
     # -- rounds ----------------------------------------------------------------
     def __getitem__(self, index: int | slice):
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
+        index = operator.index(index)
         n = len(self)
         i = index + n if index < 0 else index
         if not 0 <= i < n:
@@ -351,6 +389,12 @@ class Transcript:
         if self.reason:
             out["reason"] = self.reason
         return out
+
+    def _repr_html_(self) -> str:
+        """Jupyter's view: the summary table, then the first and last rounds (:mod:`game.html`)."""
+        from game.html import transcript_html
+
+        return transcript_html(self)
 
     # -- files -----------------------------------------------------------------
     def footer(self) -> dict[str, Any]:

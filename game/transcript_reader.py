@@ -19,10 +19,20 @@ from game.transcript import FORMAT, VERSION
 __all__ = ["read_transcript"]
 
 
-def _instance(value):
+def _instance(value, where: str):
+    """The instance of a round line: a number, a bool, or a rectangular array of them."""
     if isinstance(value, list):
-        return np.array(value)
-    return value
+        try:
+            array = np.array(value)
+        except ValueError:
+            array = None
+        if array is not None and array.dtype.kind in "biuf":
+            return array
+    elif isinstance(value, int | float):
+        return value
+    raise TranscriptError(
+        f"{where}: instance x must be a number or a rectangular array of numbers, got {value!r:.80}"
+    )
 
 
 def _is_number(value) -> bool:
@@ -98,8 +108,13 @@ def read_transcript(cls, path: Path, *, allow_incomplete: bool = False):
         try:
             obj = parse(i)
         except TranscriptError:
-            if i == last and torn and allow_incomplete:
-                break
+            if i == last and torn:
+                if allow_incomplete:
+                    break
+                raise TranscriptError(
+                    f"{where}: the last line is cut short: the game did not finish; "
+                    f"pass allow_incomplete=True to keep its {len(labels)} complete rounds"
+                ) from None
             raise
         if isinstance(obj, dict) and obj.get("type") == "footer":
             footer = (i + 1, obj)
@@ -120,7 +135,7 @@ def read_transcript(cls, path: Path, *, allow_incomplete: bool = False):
                 snapshots[k].append(v)
         for k, v in obj.get("extras", {}).items():
             extras[k].append(v)
-        instances.append(_instance(obj["x"]))
+        instances.append(_instance(obj["x"], where))
         predictions.append(float(obj["p"]))
         labels.append(obj["y"])
         updated.append(obj["updated"])

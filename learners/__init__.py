@@ -7,6 +7,32 @@ Examples
 True
 """
 
+from learners.batch import BatchPerceptron
+from learners.boolean import ConjunctionLearner, DecisionListLearner, Winnow
+from learners.experts import (
+    ExponentialWeights,
+    Halving,
+    RandomizedWeightedMajority,
+    WeightedMajority,
+    tuned_eta,
+)
+from learners.margin import MarginPerceptron
+from learners.ogd import OnlineGradientDescent
 from learners.perceptron import Perceptron
+from learners.soa import SOA
 
-__all__ = ["Perceptron"]
+__all__ = [
+    "SOA",
+    "BatchPerceptron",
+    "ConjunctionLearner",
+    "DecisionListLearner",
+    "ExponentialWeights",
+    "Halving",
+    "MarginPerceptron",
+    "OnlineGradientDescent",
+    "Perceptron",
+    "RandomizedWeightedMajority",
+    "WeightedMajority",
+    "Winnow",
+    "tuned_eta",
+]

@@ -205,11 +205,11 @@ class Perceptron:
         metadata={"doc": "dimension of the instances (default: from the first one)"},
     )
     _w: Any = attrs.field(init=False, default=None, repr=False)
-    _x: Any = attrs.field(init=False, default=None, repr=False)
-    _xn: Any = attrs.field(init=False, default=None, repr=False)
-    _s: float = attrs.field(init=False, default=0.0, repr=False)
+    _seen: Any = attrs.field(init=False, default=None, repr=False)  # (x, x as used, w·x)
+    _nonpositive: bool = attrs.field(init=False, default=True, repr=False)
 
     def __attrs_post_init__(self) -> None:
+        self._nonpositive = self.update_rule == "nonpositive"
         if self.dimension is not None:
             self._w = np.zeros(self.dimension)
 
@@ -232,7 +232,7 @@ class Perceptron:
             w = self._w = np.zeros(np.shape(x)[0])
         xn = self._prepare(x) if self.normalize else x
         s = float(w @ xn)
-        self._x, self._xn, self._s = x, xn, s
+        self._seen = (x, xn, s)
         if s > 0.0:
             return 1.0
         if s < 0.0:
@@ -246,15 +246,16 @@ class Perceptron:
         second ``update`` on the same object sees the new w). A zero instance
         leaves w as it is, so its round is no update even when the rule fires.
         """
-        if x is self._x:
-            xn, s = self._xn, self._s
-            self._x = None
+        seen = self._seen
+        if seen is not None and seen[0] is x:
+            _, xn, s = seen
+            self._seen = None
         else:
             if self._w is None:
                 self._w = np.zeros(np.shape(x)[0])
             xn = self._prepare(x) if self.normalize else x
             s = float(self._w @ xn)
-        if self.update_rule == "nonpositive":
+        if self._nonpositive:
             change = y * s <= 0.0
         else:
             predicted = 1 if s > 0.0 or (s == 0.0 and self.zero_label == 1) else -1

@@ -21,3 +21,16 @@ settings.register_profile(
 )
 _default = "ci" if os.environ.get("CI", "").lower() in ("1", "true", "yes") else "quick"
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", _default))
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Say how many conformance checks ran (tests/test_conformance.py)."""
+    import sys
+
+    module = sys.modules.get("test_conformance") or sys.modules.get("tests.test_conformance")
+    if module is not None:
+        terminalreporter.write_line(
+            f"conformance: {len(module.RUN)} checks run and passed over "
+            f"{len({c.player for c in module.CHECKS})} players; "
+            f"{len(module.SKIPPED)} players skipped with a reason"
+        )

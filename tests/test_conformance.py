@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from game.checks import registered_checks
-from game.registry import lookup, names, role_of
+from game.registry import BUILTIN, lookup, role_of
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 CHECKS, SKIPPED = registered_checks(SCENARIOS)
@@ -32,7 +32,7 @@ def test_skipped_players_name_their_reason(name):
 
 def test_every_registered_player_is_checked_or_skipped_with_a_reason():
     checked = {c.player for c in CHECKS}
-    for name in names():
+    for name in BUILTIN:
         assert name in checked or SKIPPED.get(name), name
 
 
@@ -41,5 +41,5 @@ def test_every_registered_player_appears_in_a_scenario():
     for path in SCENARIOS.glob("*.toml"):
         text = path.read_text()
         used |= {line.split('"')[1] for line in text.splitlines() if line.startswith("name = ")}
-    missing = [n for n in names() if n not in used and role_of(lookup(n)) == "adversary"]
+    missing = [n for n in BUILTIN if n not in used and role_of(lookup(n)) == "adversary"]
     assert not missing, f"adversaries no scenario plays: {missing}"

@@ -6,14 +6,21 @@ import math
 from typing import Any
 
 import attrs
+import numpy as np
 
 __all__ = ["Bound"]
 
 _KINDS = ("upper", "lower")
 
 
+def _number(value) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
+        raise ValueError(f"Bound.value must be a number, got {value!r}")
+    return float(value)
+
+
 def _finite_or_inf(instance, attribute, value):
-    if isinstance(value, bool) or not isinstance(value, int | float) or math.isnan(value):
+    if math.isnan(value):
         raise ValueError(f"Bound.{attribute.name} must be a number, got {value!r}")
 
 
@@ -44,7 +51,7 @@ class Bound:
     True
     """
 
-    value: float = attrs.field(converter=float, validator=_finite_or_inf)
+    value: float = attrs.field(converter=lambda v: _number(v), validator=_finite_or_inf)
     theorem: str = attrs.field(validator=attrs.validators.instance_of(str))
     source: str = attrs.field(validator=attrs.validators.instance_of(str))
     quantity: str = attrs.field(default="mistakes", validator=attrs.validators.instance_of(str))

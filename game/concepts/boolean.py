@@ -328,12 +328,36 @@ def _draw_literals(variables, size, rng, monotone) -> list[Literal]:
     return [Literal(int(v), bool(s)) for v, s in zip(chosen, signs, strict=True)]
 
 
+@attrs.frozen
+class _Clause(BooleanConcept):
+    """Shared by conjunctions and disjunctions: a sorted set of distinct literals."""
+
+    literals: tuple[Literal, ...] = attrs.field(converter=_literals)
+    _pos: np.ndarray = attrs.field(init=False, eq=False, repr=False)
+    _neg: np.ndarray = attrs.field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        _check_range(self.literals, self.variables)
+        object.__setattr__(self, "_pos", _indices(self.literals, False))
+        object.__setattr__(self, "_neg", _indices(self.literals, True))
+
+    @property
+    def size(self) -> int:
+        """The number of literals."""
+        return len(self.literals)
+
+    @property
+    def monotone(self) -> bool:
+        """Whether no literal is negated."""
+        return not self._neg.size
+
+
 # -- conjunctions --------------------------------------------------------------
 
 
 @register_certificate
 @attrs.frozen
-class Conjunction(BooleanConcept):
+class Conjunction(_Clause):
     """A conjunction of literals: True iff every literal is true.
 
     The empty conjunction is True everywhere; one holding both x_i and ¬x_i is
@@ -361,24 +385,6 @@ class Conjunction(BooleanConcept):
     """
 
     kind: ClassVar[str] = "conjunction"
-    literals: tuple[Literal, ...] = attrs.field(converter=_literals)
-    _pos: np.ndarray = attrs.field(init=False, eq=False, repr=False)
-    _neg: np.ndarray = attrs.field(init=False, eq=False, repr=False)
-
-    def __attrs_post_init__(self) -> None:
-        _check_range(self.literals, self.variables)
-        object.__setattr__(self, "_pos", _indices(self.literals, False))
-        object.__setattr__(self, "_neg", _indices(self.literals, True))
-
-    @property
-    def size(self) -> int:
-        """The number of literals."""
-        return len(self.literals)
-
-    @property
-    def monotone(self) -> bool:
-        """Whether no literal is negated."""
-        return not self._neg.size
 
     def truth(self, X) -> np.ndarray:
         X = bits(X, self.variables)
@@ -454,7 +460,7 @@ class MonotoneConjunction(Conjunction):
 
 @register_certificate
 @attrs.frozen
-class Disjunction(BooleanConcept):
+class Disjunction(_Clause):
     """A disjunction of literals: True iff some literal is true.
 
     The empty disjunction is False everywhere. Winnow learns the monotone ones,
@@ -476,24 +482,6 @@ class Disjunction(BooleanConcept):
     """
 
     kind: ClassVar[str] = "disjunction"
-    literals: tuple[Literal, ...] = attrs.field(converter=_literals)
-    _pos: np.ndarray = attrs.field(init=False, eq=False, repr=False)
-    _neg: np.ndarray = attrs.field(init=False, eq=False, repr=False)
-
-    def __attrs_post_init__(self) -> None:
-        _check_range(self.literals, self.variables)
-        object.__setattr__(self, "_pos", _indices(self.literals, False))
-        object.__setattr__(self, "_neg", _indices(self.literals, True))
-
-    @property
-    def size(self) -> int:
-        """The number of literals (r)."""
-        return len(self.literals)
-
-    @property
-    def monotone(self) -> bool:
-        """Whether no literal is negated."""
-        return not self._neg.size
 
     def truth(self, X) -> np.ndarray:
         X = bits(X, self.variables)

@@ -4,4 +4,54 @@ Requires the ``dev`` extra (hypothesis). Submodules hold one family each; this
 package re-exports their public names.
 """
 
-__all__: list[str] = []
+from game.strategies.boolean import (
+    bit_vectors,
+    boolean_concepts,
+    conjunctions,
+    decision_lists,
+    disjunctions,
+    literals,
+    realizable_sequences,
+)
+from game.strategies.experts import (
+    ExpertGame,
+    best_expert_games,
+    graded_games,
+    perfect_expert_games,
+)
+from game.strategies.finite import (
+    any_finite_class,
+    finite_classes,
+    point_sequences,
+    structured_classes,
+)
+from game.strategies.linear import (
+    LinearSequence,
+    SequenceAdversary,
+    noisy_sequences,
+    separable_sequences,
+    unit_vectors,
+)
+
+__all__: list[str] = [
+    "ExpertGame",
+    "LinearSequence",
+    "SequenceAdversary",
+    "any_finite_class",
+    "best_expert_games",
+    "bit_vectors",
+    "boolean_concepts",
+    "conjunctions",
+    "decision_lists",
+    "disjunctions",
+    "finite_classes",
+    "graded_games",
+    "literals",
+    "noisy_sequences",
+    "perfect_expert_games",
+    "point_sequences",
+    "realizable_sequences",
+    "separable_sequences",
+    "structured_classes",
+    "unit_vectors",
+]

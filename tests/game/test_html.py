@@ -123,3 +123,17 @@ def test_format_value():
     assert format_value(np.bool_(False)) == "no"
     assert format_value(np.float64(1 / 3), 3) == "0.333"
     assert format_value(np.arange(10)) == "[0, 1, 2, 3, … (10 entries)]"
+
+
+def test_a_sweep_result_renders_itself_in_jupyter():
+    from concurrent.futures import ThreadPoolExecutor
+    from pathlib import Path
+
+    from game import sweep
+
+    scenario = Path(__file__).resolve().parents[2] / "scenarios" / "perceptron_separable.toml"
+    with ThreadPoolExecutor(1) as threads:
+        result = sweep(scenario, seeds=3, grid={"rounds": [50]}, executor=threads)
+    page = Tables(result._repr_html_())
+    assert result._repr_html_() == sweep_html(result)
+    assert page.tables[0]["caption"] == "summary: 3 games of 3"
