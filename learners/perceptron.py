@@ -1,6 +1,6 @@
 """The Perceptron, with each source's conventions selectable.
 
-The sources differ in two details (``../shared/seeds/README.md``):
+The sources differ in two details:
 
 - the label predicted on a zero score: +1 in the CS229 notes (seed 001) and
   Abernethy's lecture 16 (seed 004), −1 in Balcan's lecture 3 (seed 003,
