@@ -16,7 +16,8 @@ otherwise, so it accepts any players. A kernel exists for
   ``Replay``, and the advice streams ``ExpertStream`` and ``AdviceReplay``);
 - learners whose state is a vector: a :class:`LockstepLearner` plays the K
   games round by round on a (K, d) state (the ``Perceptron`` with all its
-  conventions, ``Halving`` on advice vectors).
+  conventions, ``Halving`` on advice vectors, ``WeightedMajority`` and
+  ``ExponentialWeights`` on advice vectors of at most 1024 experts).
 
 The first lockstep game of each pair of classes in a process is also played
 by the engine, on copies of its players, and compared: a kernel that no
@@ -166,6 +167,8 @@ KERNELS: dict[str, str] = {
     "adversaries.noisy:NoisyStream": "game.batch_kernels:NOISY_STREAM",
     "adversaries.replay:Replay": "game.batch_kernels:REPLAY",
     "learners.experts:Halving": "game.batch_experts:HALVING",
+    "learners.experts:WeightedMajority": "game.batch_experts:WEIGHTED_MAJORITY",
+    "learners.experts:ExponentialWeights": "game.batch_experts:EXPONENTIAL_WEIGHTS",
     "adversaries.experts:ExpertStream": "game.batch_experts:EXPERT_STREAM",
     "adversaries.experts:AdviceReplay": "game.batch_experts:ADVICE_REPLAY",
 }

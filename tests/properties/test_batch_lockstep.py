@@ -35,8 +35,16 @@ def outcome(game):
 
 
 def state(learner):
-    """What the learner ends with: the Perceptron's weights, Halving's consistent experts."""
-    return learner.weights if isinstance(learner, Perceptron) else learner.consistent
+    """What the learner ends with: the Perceptron's weights, Halving's consistent experts,
+    the weighted learners' normalised weights and cumulative losses."""
+    if isinstance(learner, Perceptron):
+        return learner.weights
+    if hasattr(learner, "consistent"):
+        return learner.consistent
+    weights = learner._weights
+    if weights is None:
+        return np.zeros(0)
+    return np.concatenate([learner.weights, weights.losses(), [weights.shift, weights.since]])
 
 
 def check(make_learners, make_adversaries, rounds):
@@ -184,3 +192,95 @@ def test_halving_replaying_advice_with_zeros(advice, data):
 
     if len(advice):
         check(lambda: [Halving(), Halving()], replays, 40)
+
+
+def weighted_learners(data, n, count):
+    """Makers of Weighted Majority or of Exponential Weights (one class a batch), each drawn."""
+    from learners.experts import ExponentialWeights, WeightedMajority
+
+    if data.draw(st.booleans()):
+        betas = [data.draw(st.floats(0.01, 0.99)) for _ in range(count)]
+        return [lambda b=b: WeightedMajority(beta=b) for b in betas]
+    makers = []
+    for _ in range(count):
+        loss = data.draw(st.sampled_from(["absolute", "squared", "zero-one"]))
+        if n >= 2 and data.draw(st.booleans()):  # η tuned by Corollary 16.4
+            bound = data.draw(st.floats(0.5, 50.0))
+            makers.append(
+                lambda loss=loss, bound=bound: ExponentialWeights(loss=loss, loss_bound=bound)
+            )
+        else:
+            eta = data.draw(st.floats(0.01, 30.0))
+            makers.append(lambda loss=loss, eta=eta: ExponentialWeights(eta=eta, loss=loss))
+    return makers
+
+
+@given(
+    experts=st.integers(1, 70),
+    best_mistakes=st.integers(0, 3),
+    graded=st.booleans(),
+    seeds=st.lists(st.integers(0, 2**32 - 1), min_size=1, max_size=4, unique=True),
+    horizons=st.data(),
+    rounds=st.integers(0, 400),
+    loss=st.sampled_from(["absolute", "squared", "zero-one"]),
+    data=st.data(),
+)
+def test_weighted_learners_against_expert_streams(
+    experts, best_mistakes, graded, seeds, horizons, rounds, loss, data
+):
+    """Long games (rebuilds, folds of the unit losses) with large and small η, ±1 or graded."""
+    from adversaries.experts import ExpertStream
+
+    low = best_mistakes + 1 if experts >= 2 else best_mistakes
+    lengths = [horizons.draw(st.integers(low, 400)) for _ in seeds]
+    makers = weighted_learners(data, experts, len(seeds))
+
+    def streams():
+        return [
+            ExpertStream(experts, best_mistakes, np.random.default_rng(s), horizon=h, graded=graded)
+            for s, h in zip(seeds, lengths, strict=True)
+        ]
+
+    learners = [make() for make in makers]
+    # without a round N is unknown (taken as 1) and a tuned η, which needs N ≥ 2, declines
+    assert lockstep_supported(learners, streams(), rounds) or rounds == 0
+    batch = play_batch(learners, streams(), rounds=rounds, loss=loss, errors="return")
+    for k, (make, adversary) in enumerate(zip(makers, streams(), strict=True)):
+        alone = make()
+        try:
+            serial = play(alone, adversary, rounds=rounds, loss=loss)
+        except GameError as exc:
+            serial = exc
+        assert outcome(batch[k]) == outcome(serial), f"game {k}"
+        assert np.array_equal(state(learners[k]), state(alone)), f"game {k}"
+
+
+@given(
+    advice=st.lists(
+        st.lists(st.sampled_from([-1, 0, 1]), min_size=4, max_size=4), min_size=0, max_size=40
+    ),
+    graded=st.booleans(),
+    data=st.data(),
+)
+def test_weighted_learners_replaying_advice_with_zeros(advice, graded, data):
+    """Integer advice with zeros mixes zero-one and graded updates within one game."""
+    from adversaries.experts import AdviceReplay
+
+    outcomes = data.draw(
+        st.lists(st.sampled_from([1, -1]), min_size=len(advice), max_size=len(advice))
+    )
+    matrix = np.array(advice, dtype=np.float64 if graded else np.int64).reshape(len(advice), 4)
+    if graded:
+        matrix *= data.draw(st.sampled_from([0.25, 0.5, 1.0]))
+    makers = weighted_learners(data, 4, 3)
+
+    def replays():
+        half = len(advice) // 2
+        return [
+            AdviceReplay(matrix, outcomes),
+            AdviceReplay(matrix[:half], outcomes[:half]),
+            AdviceReplay(matrix[half:], outcomes[half:]),
+        ]
+
+    if len(advice):
+        check(lambda: [make() for make in makers], replays, 40)
