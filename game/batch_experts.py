@@ -50,9 +50,20 @@ from typing import Any
 
 import numpy as np
 
-import learners.experts as experts
 from game.batch import LockstepLearner, Source, rounds_of
 from game.losses import get_loss
+
+
+class _LearnersExperts:
+    """``learners.experts``, imported when first used (``game`` never imports players at load)."""
+
+    def __getattr__(self, name):
+        import learners.experts
+
+        return getattr(learners.experts, name)
+
+
+experts = _LearnersExperts()
 
 __all__ = [
     "ADVICE_REPLAY",
