@@ -43,6 +43,7 @@ import math
 import numbers
 import os
 import signal
+import threading
 import time
 from collections.abc import Iterable
 from pathlib import Path
@@ -52,7 +53,14 @@ from game.errors import GameError
 from game.scenario import Scenario, load_scenario
 from game.sweep_grid import grid_points
 from game.sweep_result import SweepResult
-from game.sweep_tasks import ROW_COLUMNS, ChunkResult, Task, install_stop_handler, play_chunk
+from game.sweep_tasks import (
+    ROW_COLUMNS,
+    ChunkResult,
+    Task,
+    install_stop_handler,
+    play_chunk,
+    reset_stop,
+)
 
 __all__ = ["SweepResult", "parse_seeds", "sweep"]
 
@@ -303,18 +311,32 @@ def sweep(
 
 
 def _run_here(tasks: list[Task], done: dict, bar: _Progress) -> bool:
-    """Play the chunks in this process; True when interrupted."""
-    bar.start()
-    for i, task in enumerate(tasks):
-        try:
-            result = play_chunk(task)
-        except KeyboardInterrupt:
-            return True
-        done[i] = result
-        bar.advance(result.rows)
-        if result.interrupted:
-            return True
-    return False
+    """Play the chunks in this process; True when interrupted.
+
+    In the main thread, SIGINT only asks for a stop (as in a pool's workers):
+    the game in hand finishes and its row is kept, so no game whose transcript
+    is complete can miss its row. Elsewhere a KeyboardInterrupt ends the chunk.
+    """
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.getsignal(signal.SIGINT) if main else None
+    if main:
+        install_stop_handler()
+    try:
+        bar.start()
+        for i, task in enumerate(tasks):
+            try:
+                result = play_chunk(task)
+            except KeyboardInterrupt:
+                return True
+            done[i] = result
+            bar.advance(result.rows)
+            if result.interrupted:
+                return True
+        return False
+    finally:
+        if main:
+            signal.signal(signal.SIGINT, previous)
+            reset_stop()
 
 
 def _run_on(executor, n_workers: int, tasks: list[Task], done: dict, bar: _Progress) -> bool:

@@ -33,7 +33,15 @@ from game.batch import lockstep_supported, play_batch
 from game.errors import GameError
 from game.sweep_grid import Point
 
-__all__ = ["ROW_COLUMNS", "ChunkResult", "Task", "game_row", "install_stop_handler", "play_chunk"]
+__all__ = [
+    "ROW_COLUMNS",
+    "ChunkResult",
+    "Task",
+    "game_row",
+    "install_stop_handler",
+    "play_chunk",
+    "reset_stop",
+]
 
 #: The columns of a game's row, after the grid's parameters and the seed.
 ROW_COLUMNS = (
@@ -69,6 +77,12 @@ def install_stop_handler() -> None:
     global _stop
     _stop = False
     signal.signal(signal.SIGINT, _request_stop)
+
+
+def reset_stop() -> None:
+    """Forget a stop request (after an in-process sweep restores the SIGINT handler)."""
+    global _stop
+    _stop = False
 
 
 @attrs.frozen
