@@ -44,6 +44,7 @@ from game.bounds import (
 )
 from game.losses import LOSSES, get_loss
 from game.params import data_field, integer_at_least, one_of, positive, real_in, rng_field
+from learners.weight_kernels import weights_pass
 
 __all__ = [
     "ExponentialWeights",
@@ -143,11 +144,13 @@ class _Weights:
     (under 2⁻⁶⁸⁰ of the total, invisible in a sum of doubles) are set to 0, so
     none turns subnormal (slow) before the next rebuild restores it exactly.
 
-    For N above 1024 the arithmetic runs over blocks of 2¹⁶ experts, its
-    temporaries in cache, and a zero-one update is applied lazily, block by
-    block in the same pass as the next round's weighted sum, so that the
-    weights stream through memory once a round: every read of ``w``,
-    ``total`` or the losses applies it first.
+    For N above 1024 a zero-one update is applied lazily, in the same pass
+    over the weights as the next round's weighted sum, so that the weights
+    stream through memory once a round: every read of ``w``, ``total`` or the
+    losses applies it first. The pass is one compiled loop when numba is
+    installed (:mod:`learners.weight_kernels`), else numpy operations over
+    blocks of 2¹⁶ experts, their temporaries in cache; both give the same
+    weights bit for bit.
     """
 
     BLOCK = 1 << 16
@@ -176,6 +179,7 @@ class _Weights:
         self._g = np.empty(size)
         self._b = np.empty(size, dtype=bool)
         self._ones = np.ones(size)
+        self._none = np.zeros(0, dtype=np.int8)
 
     @property
     def n(self) -> int:
@@ -204,9 +208,32 @@ class _Weights:
         return self.eta * self.shift - math.log(total)
 
     def _blocks(self, v: np.ndarray | None) -> float:
-        """One pass over the blocks: apply the pending update, sum w, and return w·v."""
-        w, recent, step, n = self._w, self.recent, self.BLOCK, self._w.shape[0]
+        """One pass over the weights: apply the pending update, sum w, and return w·v."""
         labels, y = self._pending if self._pending is not None else (None, 0)
+        run = weights_pass()
+        if run is not None:
+            total, product = run(
+                self._w,
+                self.recent,
+                labels if labels is not None else self._none,
+                y,
+                self.lose,
+                v if v is not None else self._none,
+                labels is not None,
+                v is not None,
+            )
+            product = float(product)
+        else:
+            total, product = self._numpy_blocks(labels, y, v)
+        if labels is not None:
+            self._pending = None
+            self._total = float(total)
+            self._updated()
+        return product
+
+    def _numpy_blocks(self, labels: np.ndarray | None, y: int, v: np.ndarray | None) -> tuple:
+        """:meth:`_blocks` with numpy, block by block: (Σ w, w·v) after the update."""
+        w, recent, step, n = self._w, self.recent, self.BLOCK, self._w.shape[0]
         down = self.factor - 1.0
         total = product = 0.0
         for s in range(0, n, step):
@@ -226,11 +253,7 @@ class _Weights:
                 values = self._g[: e - s]
                 np.copyto(values, v[s:e], casting="unsafe")
                 product += _dot(block, values)
-        if labels is not None:
-            self._pending = None
-            self._total = total
-            self._updated()
-        return product
+        return total, product
 
     def _settle(self) -> None:
         if self._pending is not None:

@@ -20,6 +20,7 @@ from game.losses import get_loss
 from game.strategies.experts import best_expert_games, graded_games, perfect_expert_games
 from game.strategies.finite import any_finite_class, point_sequences
 from learners import experts as experts_module
+from learners import weight_kernels
 from learners.experts import (
     ExponentialWeights,
     Halving,
@@ -116,7 +117,8 @@ def predictions_and_potentials(make, game, loss):
     ],
 )
 @pytest.mark.parametrize("graded", [False, True])
-def test_blocked_lazy_weights_match_whole_array_weights(make, loss, graded, request):
+@pytest.mark.parametrize("way", ["numpy", "compiled"])
+def test_blocked_lazy_weights_match_whole_array_weights(make, loss, graded, way, request):
     # 600 rounds: rebuilds (η = 2.5: every 80 updates) and folds of the counts (every 120)
     rng = np.random.default_rng(7)
     advice = (2 * rng.integers(0, 2, (600, 173)) - 1).astype(np.int8)
@@ -129,6 +131,9 @@ def test_blocked_lazy_weights_match_whole_array_weights(make, loss, graded, requ
     game = ExpertGame(advice, outcomes)
     whole = predictions_and_potentials(make, game, loss)
     request.getfixturevalue("small_blocks")
-    blocked = predictions_and_potentials(make, game, loss)
+    if way == "compiled" and not weight_kernels.available():
+        pytest.skip("numba is not installed (the fast extra)")
+    with weight_kernels.compiled(way == "compiled"):
+        blocked = predictions_and_potentials(make, game, loss)
     for a, b in zip(whole, blocked, strict=True):
         assert np.allclose(a, b, rtol=1e-9, atol=1e-12)

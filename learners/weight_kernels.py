@@ -1,0 +1,114 @@
+"""The per-round pass over N expert weights, compiled when numba is installed.
+
+Exponential Weights and Weighted Majority spend each round in one pass over
+their N weights: the previous round's zero-one update (every expert whose
+label differs from the outcome has its weight multiplied by e^(−η) and its
+loss count raised by 1), then Σ_i w_i and the weighted sum Σ_i w_i·f_i of
+the new advice. Without numba these are a few numpy operations per block
+of experts (``learners.experts``); with numba (``pip install
+'online-learning-games[fast]'``) they are one compiled loop, which reads the
+weights once and keeps the sums in vector registers.
+
+Both ways compute the same weights and loss counts, bit for bit: the loop
+multiplies a weight by exactly the factor numpy multiplies it by. Only the
+two sums may differ in their last bits, because the compiled loop adds in
+the order of the processor's vector registers (as BLAS does, whose dot
+product the numpy way calls); transcripts' digests round every number to
+single precision, so they do not see it.
+
+:func:`weights_pass` gives the compiled loop, or None when numba is not
+installed or the loop is switched off with :func:`compiled`.
+
+Examples
+--------
+>>> import numpy as np
+>>> from learners.weight_kernels import compiled, weights_pass
+>>> w, recent = np.ones(4), np.zeros(4, dtype=np.int8)
+>>> labels = np.array([1, 1, -1, -1], dtype=np.int8)
+>>> advice = np.array([1, -1, 1, -1], dtype=np.int8)
+>>> run = weights_pass()
+>>> if run is None:          # numba is not installed: the arithmetic the loop does
+...     recent += labels != 1; w[labels != 1] *= 0.5; got = (w.sum(), w @ advice)
+... else:
+...     got = run(w, recent, labels, 1, 0.5, advice, True, True)
+>>> [float(s) for s in got], w.tolist(), recent.tolist()
+([3.0, 0.0], [1.0, 1.0, 0.5, 0.5], [0, 0, 1, 1])
+>>> with compiled(False):
+...     weights_pass() is None
+True
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+from collections.abc import Callable, Iterator
+from typing import Any
+
+__all__ = ["available", "compiled", "weights_pass"]
+
+_state: dict[str, Any] = {"enabled": True, "kernel": None}
+
+
+def available() -> bool:
+    """Whether numba is installed, so that the compiled loop can run.
+
+    Examples
+    --------
+    >>> isinstance(available(), bool)
+    True
+    """
+    return importlib.util.find_spec("numba") is not None
+
+
+@contextlib.contextmanager
+def compiled(enabled: bool) -> Iterator[None]:
+    """Switch the compiled loop on or off inside a ``with`` block (on by default).
+
+    With ``compiled(False)`` the learners take the numpy way even when numba
+    is installed: the benchmark and the tests compare the two.
+
+    Examples
+    --------
+    >>> with compiled(False):
+    ...     print(weights_pass())
+    None
+    """
+    before = _state["enabled"]
+    _state["enabled"] = bool(enabled)
+    try:
+        yield
+    finally:
+        _state["enabled"] = before
+
+
+def weights_pass() -> Callable | None:
+    """The compiled pass, or None (numba missing, or switched off).
+
+    The pass is ``run(w, recent, labels, y, lose, advice, update, weigh)``:
+    with ``update``, every i with ``labels[i] != y`` gets ``recent[i] += 1``
+    and ``w[i] *= lose`` (the others are multiplied by 1.0, unchanged); with
+    ``weigh``, the sum Σ_i w_i·advice_i is formed after the update. It returns
+    (Σ_i w_i, Σ_i w_i·advice_i) of the weights after the update (a sum not
+    asked for is 0.0). Arrays not used may be empty.
+
+    Examples
+    --------
+    >>> run = weights_pass()
+    >>> run is None or callable(run)
+    True
+    """
+    if not _state["enabled"]:
+        return None
+    if _state["kernel"] is None:
+        if not available():
+            return None
+        _state["kernel"] = _compile()
+    return _state["kernel"]
+
+
+def _compile() -> Callable:
+    """The compiled loop (numba caches its machine code beside the module)."""
+    from learners._weight_loop import run
+
+    return run

@@ -1,0 +1,125 @@
+"""The compiled pass over expert weights against numpy: the same weights, the same games.
+
+Runs only where numba is installed (the ``fast`` extra; CI installs it).
+"""
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+from game import play
+from game.strategies.experts import best_expert_games, graded_games
+from learners import experts as experts_module
+from learners.experts import ExponentialWeights, WeightedMajority
+from learners.weight_kernels import compiled, weights_pass
+
+pytest.importorskip("numba")
+
+
+def numpy_pass(w, recent, labels, y, lose, advice, update, weigh):
+    """What the compiled pass computes, written with numpy over the whole array."""
+    if update:
+        wrong = labels != y
+        recent += wrong.astype(np.int8)
+        w *= np.where(wrong, lose, 1.0)
+    return (float(w.sum()) if update else 0.0), (float(w @ advice) if weigh else 0.0)
+
+
+@given(
+    st.integers(1, 700),
+    st.integers(0, 2**32 - 1),
+    st.sampled_from([-1, 1]),
+    st.floats(1e-3, 1.0),
+    st.booleans(),
+    st.booleans(),
+    st.sampled_from([np.int8, np.int64, np.float64]),
+)
+def test_compiled_pass_gives_numpy_weights_bit_for_bit(n, seed, y, lose, update, weigh, dtype):
+    rng = np.random.default_rng(seed)
+    w = rng.random(n) * 2.0 ** rng.integers(-60, 1, n)
+    recent = rng.integers(0, 100, n).astype(np.int8)
+    labels = (2 * rng.integers(0, 2, n) - 1).astype(np.int8)
+    if dtype is np.float64:
+        advice = rng.uniform(-1.0, 1.0, n)
+    else:
+        advice = (2 * rng.integers(0, 2, n) - 1).astype(dtype)
+    w2, recent2 = w.copy(), recent.copy()
+    got = weights_pass()(w, recent, labels, y, lose, advice, update, weigh)
+    expected = numpy_pass(w2, recent2, labels, y, lose, advice, update, weigh)
+    assert np.array_equal(w, w2)
+    assert np.array_equal(recent, recent2)
+    # the sums differ only in the order of additions: within n roundings of Σ|terms|
+    scale = [w2.sum(), np.abs(w2 * advice).sum()]
+    for a, b, s in zip(got, expected, scale, strict=True):
+        assert abs(a - b) <= 4 * n * np.finfo(float).eps * s
+
+
+def both_ways(make, game, loss):
+    """The game played with the numpy pass and with the compiled pass: (transcript, learner).
+
+    Both take the lazy one-pass path from 9 experts on (the games have up to 48).
+    """
+    out = []
+    for way in (False, True):
+        with compiled(way), pytest.MonkeyPatch.context() as mp:
+            mp.setattr(experts_module._Weights, "SMALL", 8)
+            mp.setattr(experts_module._Weights, "BLOCK", 40)
+            mp.setattr(experts_module, "_DOT_PIECE", 16)
+            learner = make()
+            tr = play(learner, game.adversary(), rounds=len(game), loss=loss, snapshots=True)
+            out.append((tr, learner))
+    return out
+
+
+games = st.one_of(
+    best_expert_games(max_experts=48, max_rounds=40), graded_games(max_experts=48, max_rounds=40)
+)
+
+
+@given(game=games, eta=st.floats(0.05, 4.0), loss=st.sampled_from(["absolute", "squared"]))
+def test_exponential_weights_plays_the_same_game_either_way(game, eta, loss):
+    assume(len(game) > 0)  # a game of no rounds has no N, so no weights and no bound
+    (a, la), (b, lb) = both_ways(lambda: ExponentialWeights(eta=eta, loss=loss), game, loss)
+    assert a.within_bound and b.within_bound  # Theorem 16.3, both ways
+    assert np.array_equal(la.cumulative_losses, lb.cumulative_losses)
+    assert np.array_equal(la._weights.w, lb._weights.w)
+    assert np.allclose(a.predictions, b.predictions, rtol=1e-9, atol=1e-12)
+    assert np.allclose(a.snapshot("potential"), b.snapshot("potential"), rtol=1e-12, atol=1e-12)
+    assert a.updated.tolist() == b.updated.tolist()
+
+
+@given(game=best_expert_games(max_experts=48, max_rounds=40))
+def test_weighted_majority_plays_the_same_game_either_way(game):
+    # β = 1/2: every weight is a power of two and every sum exact, so the votes,
+    # ties included, come out the same whatever order the sums are added in
+    assume(len(game) > 0)
+    (a, la), (b, lb) = both_ways(lambda: WeightedMajority(beta=0.5), game, "zero-one")
+    assert a.within_bound and b.within_bound
+    assert a.digest == b.digest
+    assert a.predictions.tolist() == b.predictions.tolist()
+    assert np.array_equal(la._weights.w, lb._weights.w)
+    assert la.snapshot()["log2_weight"] == lb.snapshot()["log2_weight"]
+
+
+def test_a_long_game_of_a_million_experts_either_way():
+    # the size the benchmark plays, long enough for rebuilds (η = 2: every 100 updates)
+    rng = np.random.default_rng(3)
+    n, rounds = 2**20, 150
+    advice = [(2 * rng.integers(0, 2, n) - 1).astype(np.int8) for _ in range(4)]
+    outcomes = 2 * rng.integers(0, 2, rounds) - 1
+    results = []
+    for way in (False, True):
+        with compiled(way):
+            ewa = ExponentialWeights(eta=2.0)
+            p = []
+            for t in range(rounds):
+                p.append(ewa.predict(advice[t % 4]))
+                ewa.update(advice[t % 4], int(outcomes[t]))
+            results.append((np.array(p), ewa.cumulative_losses, ewa.snapshot()["potential"]))
+    (p0, l0, phi0), (p1, l1, phi1) = results
+    assert np.array_equal(l0, l1)
+    assert np.allclose(p0, p1, rtol=1e-9, atol=1e-12)
+    assert math.isclose(phi0, phi1, rel_tol=1e-12)
