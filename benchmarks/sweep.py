@@ -15,6 +15,11 @@ One scenario, the Perceptron against ``SeparableStream`` (d = 100, margin
 - *streams' draws alone*: only drawing every game's examples
   (``SeparableStream.examples``), which every way of playing the games must
   do: the floor under the lockstep time;
+- *Gaussians alone*: only building every game and drawing from its own
+  generator the standard normals its examples are made of (d per round, in
+  blocks of 256): no way of playing these games, lockstep or other, can be
+  faster, since each game's numbers come from its own generator. Serial time
+  over this time is the ceiling of any speed-up;
 - *Replay*: every game replays one sequence drawn beforehand, serially and in
   lockstep: the referee's and the learner's own work, without the drawing.
 
@@ -38,6 +43,7 @@ from rich.table import Table
 
 import game
 from adversaries import Replay
+from adversaries.blocks import BLOCK
 from game.scenario import scenario_from_dict
 from learners import Perceptron
 
@@ -73,6 +79,11 @@ def methods(sc, seeds: list[int], rounds: int, executor) -> dict:
         for s in seeds:
             sc.build(s)[1].examples(rounds)
 
+    def gaussians():
+        for s in seeds:
+            stream = sc.build(s)[1]
+            stream.rng.standard_normal((-(-rounds // BLOCK) * BLOCK, stream.dimension))
+
     X, y = sc.build(0)[1].examples(rounds)  # one drawn sequence, replayed by every game
 
     def replayed_serial():
@@ -104,6 +115,7 @@ def methods(sc, seeds: list[int], rounds: int, executor) -> dict:
         out["sweep, Dask LocalCluster of 2, engine"] = swept(executor=executor, lockstep=False)
         out["sweep, Dask LocalCluster of 2, lockstep"] = swept(executor=executor)
     out["streams' draws alone (the floor)"] = draws
+    out["Gaussians alone (the ceiling of any speed-up)"] = gaussians
     out["serial game.play loop, Replay"] = replayed_serial
     out["play_batch (lockstep), Replay"] = replayed_batch
     return out
@@ -169,6 +181,8 @@ def main() -> None:
     print(f"pool / serial: {serial / pool:.2f}× (target ≥ 1.7×)")
     print(f"lockstep / serial: {serial / best['play_batch (lockstep), this process']:.2f}×", end="")
     print(" (target ≥ 10×)")
+    ceiling = serial / best["Gaussians alone (the ceiling of any speed-up)"]
+    print(f"ceiling: no way of playing these games beats drawing their Gaussians, {ceiling:.2f}×")
     replay = best["serial game.play loop, Replay"] / best["play_batch (lockstep), Replay"]
     print(f"lockstep / serial on a replayed sequence (no drawing): {replay:.2f}×")
     if executor is not None:

@@ -230,7 +230,14 @@ def play(
                     row.update(_extras(learner_extras(), "learner", learner, t))
                 if adversary_extras is not None:
                     stage = 7
-                    row.update(_extras(adversary_extras(), "adversary", adversary, t))
+                    theirs = _extras(adversary_extras(), "adversary", adversary, t)
+                    if row.keys() & theirs.keys():
+                        raise ProtocolError(
+                            f"{_who('adversary', adversary)}, round {t}: extras() key(s) "
+                            f"{sorted(row.keys() & theirs.keys())} are also the learner's; "
+                            "expected keys of its own (one column per key)"
+                        )
+                    row.update(theirs)
                 if t == 1:  # round 1 fixes the keys, even when it logs none
                     extras = {k: [] for k in row}
                 if row.keys() != extras.keys():

@@ -12,7 +12,8 @@ A round t (numbered from 1) runs:
 Optional members a player may define (the engine looks them up once per game):
 
 - ``snapshot() -> dict``: the learner's proof quantities after the round's update.
-- ``extras() -> dict``: per-round numbers that belong in the record (either player).
+- ``extras() -> dict``: per-round numbers that belong in the record (either player;
+  the two players' keys must differ).
 - ``mistake_bound(transcript) -> Bound | None``: the learner's theorem on the game played.
 - ``lower_bound() -> Bound | None``: what the adversary forces.
 - ``deterministic: bool``: a learner declares whether it uses randomness.

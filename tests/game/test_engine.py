@@ -659,6 +659,26 @@ def test_extras_of_both_players_are_columns(tmp_path):
     assert Transcript.load(out).extras["half"].tolist() == [0.5, 1.0, 1.5]
 
 
+def test_extras_key_of_both_players_is_a_protocol_error_naming_it(tmp_path):
+    @attrs.define(eq=False)
+    class Logging(Puppet):
+        def extras(self):
+            return {"p": 0.5, "half": self._i / 2}
+
+    @attrs.define(eq=False)
+    class AlsoP(Script):
+        def extras(self):
+            return {"p": 1.0}
+
+    out = tmp_path / "clash.jsonl"
+    with pytest.raises(
+        ProtocolError, match=r"^adversary .*AlsoP, round 1: extras\(\) key\(s\) \['p'\]"
+    ):
+        play(Logging([1.0] * 3), AlsoP(vectors(3), [1, 1, 1]), rounds=3, out=out)
+    tr = Transcript.load(out, allow_incomplete=True)
+    assert len(tr) == 0 and tr.status == "aborted"
+
+
 @pytest.mark.parametrize(
     "rows",
     [
