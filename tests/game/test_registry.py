@@ -28,17 +28,6 @@ from learners import Perceptron
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture
-def clean_registry():
-    """Registrations made by a test are undone after it."""
-    registered, loaded = dict(reg._registered), dict(reg._loaded)
-    yield
-    reg._registered.clear()
-    reg._registered.update(registered)
-    reg._loaded.clear()
-    reg._loaded.update(loaded)
-
-
 @attrs.define(eq=False, on_setattr=attrs.setters.NO_OP)
 class Constant:
     """Always predicts the same sign."""

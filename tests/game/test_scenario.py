@@ -47,17 +47,6 @@ margin = 0.2
 """
 
 
-@pytest.fixture
-def clean_registry():
-    """Registrations made by a test are undone after it."""
-    registered, loaded = dict(reg._registered), dict(reg._loaded)
-    yield
-    reg._registered.clear()
-    reg._registered.update(registered)
-    reg._loaded.clear()
-    reg._loaded.update(loaded)
-
-
 @attrs.define(eq=False, on_setattr=attrs.setters.NO_OP)
 class RandomSign:
     """Predicts a random sign: a learner with an rng and a loss, for these tests."""

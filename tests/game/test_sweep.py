@@ -18,17 +18,6 @@ SEPARABLE = SCENARIOS / "perceptron_separable.toml"
 REPLAY = SCENARIOS / "replay_perceptron_balcan.toml"
 
 
-@pytest.fixture
-def register(monkeypatch):
-    """Register a test player for one test only (other tests walk the registry)."""
-    from game import registry
-
-    def add(name, cls):
-        monkeypatch.setitem(registry._registered, name, cls)
-
-    return add
-
-
 def small(rounds=300, **adversary) -> Scenario:
     """The separable scenario, shorter (its own folder, so data paths stay valid)."""
     spec = {

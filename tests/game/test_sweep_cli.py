@@ -18,17 +18,6 @@ ROOT = Path(__file__).resolve().parents[2]
 SEPARABLE = ROOT / "scenarios" / "perceptron_separable.toml"
 
 
-@pytest.fixture
-def register(monkeypatch):
-    """Register a test player for one test only (other tests walk the registry)."""
-    from game import registry
-
-    def add(name, cls):
-        monkeypatch.setitem(registry._registered, name, cls)
-
-    return add
-
-
 def test_a_sweep_prints_one_row_per_grid_point(tmp_path, capsys):
     out = tmp_path / "r.csv"
     grid = ["--grid", "adversary.margin=0.1,0.3", "--grid", "rounds=200"]
