@@ -44,7 +44,7 @@ from game.bounds import (
 )
 from game.losses import LOSSES, get_loss
 from game.params import data_field, integer_at_least, one_of, positive, real_in, rng_field
-from learners.weight_kernels import weights_pass
+from learners.weight_kernels import accepts, weights_pass
 
 __all__ = [
     "ExponentialWeights",
@@ -211,7 +211,7 @@ class _Weights:
         """One pass over the weights: apply the pending update, sum w, and return w·v."""
         labels, y = self._pending if self._pending is not None else (None, 0)
         run = weights_pass()
-        if run is not None:
+        if run is not None and (v is None or accepts(v)) and (labels is None or accepts(labels)):
             total, product = run(
                 self._w,
                 self.recent,

@@ -41,24 +41,58 @@ True
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 from collections.abc import Callable, Iterator
 from typing import Any
 
-__all__ = ["available", "compiled", "weights_pass"]
+import numpy as np
 
-_state: dict[str, Any] = {"enabled": True, "kernel": None}
+__all__ = ["accepts", "available", "compiled", "weights_pass"]
+
+_state: dict[str, Any] = {"enabled": True, "kernel": None, "missing": None}
+
+#: The dtypes the compiled loop takes for labels and advice (native byte order).
+_DTYPES = frozenset(
+    np.dtype(t)
+    for t in (
+        np.bool_, np.int8, np.int16, np.int32, np.int64,
+        np.uint8, np.uint16, np.uint32, np.uint64, np.float32, np.float64,
+    )
+)  # fmt: skip
+
+
+def _load() -> Callable | None:
+    """Import the compiled loop once; None when numba is missing or cannot load."""
+    if _state["kernel"] is None and _state["missing"] is None:
+        try:
+            from learners._weight_loop import run
+        except ImportError as exc:  # no numba, or one built for another numpy
+            _state["missing"] = str(exc)
+        else:
+            _state["kernel"] = run
+    return _state["kernel"]
 
 
 def available() -> bool:
-    """Whether numba is installed, so that the compiled loop can run.
+    """Whether numba is installed and loads, so that the compiled loop can run.
 
     Examples
     --------
     >>> isinstance(available(), bool)
     True
     """
-    return importlib.util.find_spec("numba") is not None
+    return _load() is not None
+
+
+def accepts(array: np.ndarray) -> bool:
+    """Whether the compiled loop takes this array as labels or advice (else numpy does).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> accepts(np.ones(3, dtype=np.int8)), accepts(np.ones(3, dtype=np.float16))
+    (True, False)
+    """
+    return array.dtype in _DTYPES
 
 
 @contextlib.contextmanager
@@ -83,14 +117,15 @@ def compiled(enabled: bool) -> Iterator[None]:
 
 
 def weights_pass() -> Callable | None:
-    """The compiled pass, or None (numba missing, or switched off).
+    """The compiled pass, or None (numba missing or not loading, or switched off).
 
     The pass is ``run(w, recent, labels, y, lose, advice, update, weigh)``:
     with ``update``, every i with ``labels[i] != y`` gets ``recent[i] += 1``
     and ``w[i] *= lose`` (the others are multiplied by 1.0, unchanged); with
     ``weigh``, the sum Σ_i w_i·advice_i is formed after the update. It returns
     (Σ_i w_i, Σ_i w_i·advice_i) of the weights after the update (a sum not
-    asked for is 0.0). Arrays not used may be empty.
+    asked for is 0.0). Arrays not used may be empty; labels and advice are
+    arrays :func:`accepts` takes.
 
     Examples
     --------
@@ -98,17 +133,4 @@ def weights_pass() -> Callable | None:
     >>> run is None or callable(run)
     True
     """
-    if not _state["enabled"]:
-        return None
-    if _state["kernel"] is None:
-        if not available():
-            return None
-        _state["kernel"] = _compile()
-    return _state["kernel"]
-
-
-def _compile() -> Callable:
-    """The compiled loop (numba caches its machine code beside the module)."""
-    from learners._weight_loop import run
-
-    return run
+    return _load() if _state["enabled"] else None

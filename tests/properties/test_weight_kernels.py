@@ -123,3 +123,20 @@ def test_a_long_game_of_a_million_experts_either_way():
     assert np.array_equal(l0, l1)
     assert np.allclose(p0, p1, rtol=1e-9, atol=1e-12)
     assert math.isclose(phi0, phi1, rel_tol=1e-12)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.dtype(">f8"), np.dtype(">i8")], ids=str)
+def test_advice_the_loop_does_not_take_is_weighed_by_numpy(dtype):
+    rng = np.random.default_rng(5)
+    advice = [(2 * rng.integers(0, 2, 3000) - 1).astype(dtype) for _ in range(3)]
+    predictions = []
+    for way in (False, True):
+        with compiled(way):
+            ewa = ExponentialWeights(eta=0.3, loss="absolute")
+            p = []
+            for t in range(9):
+                p.append(ewa.predict(advice[t % 3]))
+                ewa.update(advice[t % 3], 1 if t % 2 else -1)
+            predictions.append(p)
+    assert predictions[0] == predictions[1]
+    assert -1.0 < predictions[0][-1] < 1.0
