@@ -69,7 +69,24 @@ def digest_columns(columns: Iterable[tuple[str, object]]) -> str:
         h.update(name.encode() + b"\n")
         parts = column if isinstance(column, list) else [column]
         for part in parts:
-            form = canonical(part)
-            h.update(repr(form.shape).encode() + b"\n")
-            h.update(np.ascontiguousarray(form).tobytes())
+            _write(h, np.asarray(part))
     return "sha256:" + h.hexdigest()
+
+
+#: Values put in canonical form at a time: a long game's columns are digested
+#: piece by piece (the bytes hashed are the same), never as one int64 copy.
+_PIECE = 1 << 20
+
+
+def _write(h, array: np.ndarray) -> None:
+    """Hash the canonical form's shape, then its bytes, a block of rounds at a time."""
+    if array.ndim == 0:
+        form = canonical(array)
+        h.update(repr(form.shape).encode() + b"\n")
+        h.update(form.tobytes())
+        return
+    empty = canonical(array[:0])  # checks the dtype; floats gain a last axis of 3
+    h.update(repr(array.shape + empty.shape[array.ndim :]).encode() + b"\n")
+    step = max(1, _PIECE // max(1, array[0].size))
+    for start in range(0, array.shape[0], step):
+        h.update(np.ascontiguousarray(canonical(array[start : start + step])).tobytes())

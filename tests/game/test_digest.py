@@ -319,3 +319,25 @@ def test_a_value_on_a_rounding_boundary_differs_from_its_neighbour():
 def test_relative_change_of_1e_6_or_more_always_changes_the_canonical_form(x, rel, sign):
     a, b = sign * x, sign * x * (1.0 + rel)
     assert canonical(np.array([a])).tolist() != canonical(np.array([b])).tolist()
+
+
+def test_long_columns_are_digested_piece_by_piece_to_the_same_bytes(monkeypatch):
+    import game.digest as digest_module
+
+    rng = np.random.default_rng(2)
+    columns = [
+        ("instances", rng.integers(-1, 2, (50, 13)).astype(np.int8)),
+        ("predictions", rng.normal(size=50)),
+        ("extras.x", [rng.normal(size=(3, 2)), rng.normal(size=4), np.float64(0.5)]),
+    ]
+    whole = digest_module.digest_columns(columns)
+    # the definition: each part's canonical form hashed at once
+    h = hashlib.sha256(b"online-learning-games/rounds/1\n")
+    for name, column in columns:
+        h.update(name.encode() + b"\n")
+        for part in column if isinstance(column, list) else [column]:
+            form = digest_module.canonical(part)
+            h.update(repr(form.shape).encode() + b"\n" + form.tobytes())
+    assert whole == "sha256:" + h.hexdigest()
+    monkeypatch.setattr(digest_module, "_PIECE", 7)  # pieces of a few rounds
+    assert digest_module.digest_columns(columns) == whole
