@@ -1,9 +1,10 @@
 """Collection setup for the doctests of the packages.
 
-``learners/_weight_loop.py`` imports numba (the ``fast`` extra); without it
-the module is not collected, and the learners take the numpy way.
+``learners/_weight_loop.py`` imports numba (the ``fast`` extra); where numba
+is missing or does not load, the module is not collected, and the learners
+take the numpy way.
 """
 
-import importlib.util
+from learners.weight_kernels import available
 
-collect_ignore = [] if importlib.util.find_spec("numba") else ["learners/_weight_loop.py"]
+collect_ignore = [] if available() else ["learners/_weight_loop.py"]

@@ -61,7 +61,7 @@ from typing import Any
 import attrs
 import numpy as np
 
-from game.engine import _settle, play
+from game.engine import _extras_clash, _settle, play
 from game.errors import GameError
 from game.losses import get_loss
 from game.registry import describe_player
@@ -444,6 +444,10 @@ def _lockstep(kernels, learners, adversaries, lengths, kind, shared, metas) -> l
                 name: np.array(v[k, :n], dtype=np.float64) for name, v in learner_extras.items()
             }
             if len(drawn[k]) > 2:
+                clash = extras.keys() & drawn[k][2].keys()
+                if clash:  # as the engine stops the game on round 1
+                    out.append(_extras_clash(adversary, 1, clash))
+                    continue
                 extras.update(
                     {name: np.array(v[:n], dtype=np.float64) for name, v in drawn[k][2].items()}
                 )

@@ -29,6 +29,7 @@ Examples
 from __future__ import annotations
 
 import hashlib
+import math
 from collections.abc import Iterable
 
 import numpy as np
@@ -87,6 +88,6 @@ def _write(h, array: np.ndarray) -> None:
         return
     empty = canonical(array[:0])  # checks the dtype; floats gain a last axis of 3
     h.update(repr(array.shape + empty.shape[array.ndim :]).encode() + b"\n")
-    step = max(1, _PIECE // max(1, array[0].size))
+    step = max(1, _PIECE // max(1, math.prod(array.shape[1:])))
     for start in range(0, array.shape[0], step):
         h.update(np.ascontiguousarray(canonical(array[start : start + step])).tobytes())

@@ -85,6 +85,14 @@ def _extras(values: Any, role: str, player: Any, t: int) -> dict:
     return values
 
 
+def _extras_clash(adversary: Any, t: int, keys) -> ProtocolError:
+    """The error for extras keys that both players log on round t (one column per key)."""
+    return ProtocolError(
+        f"{_who('adversary', adversary)}, round {t}: extras() key(s) {sorted(keys)} are also "
+        "the learner's; expected keys of its own (one column per key)"
+    )
+
+
 def play(
     learner: Any,
     adversary: Any,
@@ -232,11 +240,7 @@ def play(
                     stage = 7
                     theirs = _extras(adversary_extras(), "adversary", adversary, t)
                     if row.keys() & theirs.keys():
-                        raise ProtocolError(
-                            f"{_who('adversary', adversary)}, round {t}: extras() key(s) "
-                            f"{sorted(row.keys() & theirs.keys())} are also the learner's; "
-                            "expected keys of its own (one column per key)"
-                        )
+                        raise _extras_clash(adversary, t, row.keys() & theirs.keys())
                     row.update(theirs)
                 if t == 1:  # round 1 fixes the keys, even when it logs none
                     extras = {k: [] for k in row}

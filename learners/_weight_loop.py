@@ -7,9 +7,20 @@ import numba
 __all__ = ["run"]
 
 
-# 'reassoc' lets the sums be split across vector lanes; nothing else is relaxed, so
-# every product and every weight is rounded exactly as numpy rounds it.
-@numba.njit(cache=True, nogil=True, fastmath={"reassoc"})
+def _jit(function):
+    """Compile lazily, the machine code cached on disk when there is somewhere to write it.
+
+    'reassoc' lets the sums be split across vector lanes; nothing else is
+    relaxed, so every product and every weight is rounded as numpy rounds it.
+    """
+    options = {"nogil": True, "fastmath": {"reassoc"}}
+    try:
+        return numba.njit(cache=True, **options)(function)
+    except RuntimeError:  # no writable cache location (a read-only install)
+        return numba.njit(**options)(function)
+
+
+@_jit
 def run(w, recent, labels, y, lose, advice, update, weigh):
     """One pass: the pending zero-one update, then (Σ w_i, Σ w_i·advice_i).
 

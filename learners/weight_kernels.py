@@ -13,8 +13,10 @@ Both ways compute the same weights and loss counts, bit for bit: the loop
 multiplies a weight by exactly the factor numpy multiplies it by. Only the
 two sums may differ in their last bits, because the compiled loop adds in
 the order of the processor's vector registers (as BLAS does, whose dot
-product the numpy way calls); transcripts' digests round every number to
-single precision, so they do not see it.
+product the numpy way calls). Transcripts' digests round every number to
+single precision, and the learners count a weighted vote within the
+rounding of its sum as exactly even (``_Weights.vote`` in
+:mod:`learners.experts`), so games do not see those bits either.
 
 :func:`weights_pass` gives the compiled loop, or None when numba is not
 installed or the loop is switched off with :func:`compiled`.
@@ -48,7 +50,7 @@ import numpy as np
 
 __all__ = ["accepts", "available", "compiled", "weights_pass"]
 
-_state: dict[str, Any] = {"enabled": True, "kernel": None, "missing": None}
+_state: dict[str, Any] = {"enabled": True, "kernel": None, "failed": None}
 
 #: The dtypes the compiled loop takes for labels and advice (native byte order).
 _DTYPES = frozenset(
@@ -62,11 +64,11 @@ _DTYPES = frozenset(
 
 def _load() -> Callable | None:
     """Import the compiled loop once; None when numba is missing or cannot load."""
-    if _state["kernel"] is None and _state["missing"] is None:
+    if _state["kernel"] is None and _state["failed"] is None:
         try:
             from learners._weight_loop import run
-        except ImportError as exc:  # no numba, or one built for another numpy
-            _state["missing"] = str(exc)
+        except Exception as exc:  # no numba, one built for another numpy, or a broken one
+            _state["failed"] = f"{type(exc).__name__}: {exc}"
         else:
             _state["kernel"] = run
     return _state["kernel"]
@@ -86,13 +88,16 @@ def available() -> bool:
 def accepts(array: np.ndarray) -> bool:
     """Whether the compiled loop takes this array as labels or advice (else numpy does).
 
+    A plain ``numpy.ndarray`` (not a subclass such as a masked array) of bool,
+    integers, float32 or float64, in the machine's byte order.
+
     Examples
     --------
     >>> import numpy as np
     >>> accepts(np.ones(3, dtype=np.int8)), accepts(np.ones(3, dtype=np.float16))
     (True, False)
     """
-    return array.dtype in _DTYPES
+    return type(array) is np.ndarray and array.dtype in _DTYPES
 
 
 @contextlib.contextmanager
@@ -100,7 +105,8 @@ def compiled(enabled: bool) -> Iterator[None]:
     """Switch the compiled loop on or off inside a ``with`` block (on by default).
 
     With ``compiled(False)`` the learners take the numpy way even when numba
-    is installed: the benchmark and the tests compare the two.
+    is installed: the benchmark and the tests compare the two. The switch is
+    one for the whole process, its threads included.
 
     Examples
     --------

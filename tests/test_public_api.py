@@ -17,8 +17,12 @@ import sys
 
 import pytest
 
+from learners.weight_kernels import available
+
 PACKAGES = ("game", "learners", "adversaries")
 SKIP = {"game.__main__"}  # a script: importing it runs the command line
+if not available():  # the compiled loop needs numba (the fast extra)
+    SKIP.add("learners._weight_loop")
 
 
 def module_names():

@@ -6,6 +6,7 @@ import pytest
 from adversaries import Replay, SeparableStream
 from game import CertificateError, GameError, play, play_batch
 from game.batch import LockstepLearner, kernel_for, lockstep_supported, register_kernel, rounds_of
+from game.errors import ProtocolError
 from learners import Perceptron
 
 
@@ -235,6 +236,29 @@ def test_a_faithful_kernel_is_checked_once_per_process():
     ]
     pair = (f"{Faithful.__module__}:{Faithful.__qualname__}", "adversaries.streams:SeparableStream")
     assert pair in batch._verified
+
+
+def test_extras_keys_of_both_players_stop_each_lockstep_game_as_the_engine_does():
+    from adversaries.noisy import NoisyStream
+
+    class Counting(Stubborn):
+        def extras(self):
+            return {"corrupted": 0.0}  # NoisyStream's own column
+
+    def run(learners, Xs, y, lengths):
+        return np.ones(y.shape), np.zeros(y.shape, dtype=bool), {"corrupted": np.zeros(y.shape)}
+
+    register_kernel(Counting, LockstepLearner(accepts=lambda p, d, dtype: True, run=run))
+
+    def noisy(seed):
+        return NoisyStream(4, margin=0.1, rate=0.2, rng=np.random.default_rng(seed))
+
+    games = play_batch([Counting(), Counting()], [noisy(0), noisy(1)], rounds=5, errors="return")
+    with pytest.raises(ProtocolError) as serial:
+        play(Counting(), noisy(1), rounds=5)
+    assert [type(g) for g in games] == [ProtocolError, ProtocolError]
+    assert str(games[1]) == str(serial.value)
+    assert "round 1: extras() key(s) ['corrupted'] are also the learner's" in str(games[1])
 
 
 def test_a_batch_whose_first_game_has_no_round():

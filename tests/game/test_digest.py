@@ -329,6 +329,8 @@ def test_long_columns_are_digested_piece_by_piece_to_the_same_bytes(monkeypatch)
         ("instances", rng.integers(-1, 2, (50, 13)).astype(np.int8)),
         ("predictions", rng.normal(size=50)),
         ("extras.x", [rng.normal(size=(3, 2)), rng.normal(size=4), np.float64(0.5)]),
+        ("extras.empty", np.zeros(0)),
+        ("extras.none", [np.zeros((0, 5), dtype=np.int8), np.zeros((2, 0))]),
     ]
     whole = digest_module.digest_columns(columns)
     # the definition: each part's canonical form hashed at once

@@ -129,10 +129,10 @@ def test_blocked_lazy_weights_match_whole_array_weights(make, loss, graded, way,
     from game.strategies.experts import ExpertGame
 
     game = ExpertGame(advice, outcomes)
-    whole = predictions_and_potentials(make, game, loss)
-    request.getfixturevalue("small_blocks")
     if way == "compiled" and not weight_kernels.available():
         pytest.skip("numba is not installed (the fast extra)")
+    whole = predictions_and_potentials(make, game, loss)
+    request.getfixturevalue("small_blocks")
     with weight_kernels.compiled(way == "compiled"):
         blocked = predictions_and_potentials(make, game, loss)
     for a, b in zip(whole, blocked, strict=True):

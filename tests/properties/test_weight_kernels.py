@@ -3,6 +3,7 @@
 Runs only where numba is installed (the ``fast`` extra; CI installs it).
 """
 
+import contextlib
 import math
 
 import numpy as np
@@ -57,6 +58,23 @@ def test_compiled_pass_gives_numpy_weights_bit_for_bit(n, seed, y, lose, update,
         assert abs(a - b) <= 4 * n * np.finfo(float).eps * s
 
 
+@contextlib.contextmanager
+def passes_counted():
+    """A list that gets an entry each time a learner takes the compiled pass."""
+    calls = []
+    real = experts_module.weights_pass
+
+    def counted():
+        run = real()
+        if run is not None:
+            calls.append(run)
+        return run
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(experts_module, "weights_pass", counted)
+        yield calls
+
+
 def both_ways(make, game, loss):
     """The game played with the numpy pass and with the compiled pass: (transcript, learner).
 
@@ -64,13 +82,14 @@ def both_ways(make, game, loss):
     """
     out = []
     for way in (False, True):
-        with compiled(way), pytest.MonkeyPatch.context() as mp:
+        with compiled(way), passes_counted() as calls, pytest.MonkeyPatch.context() as mp:
             mp.setattr(experts_module._Weights, "SMALL", 8)
             mp.setattr(experts_module._Weights, "BLOCK", 40)
             mp.setattr(experts_module, "_DOT_PIECE", 16)
             learner = make()
             tr = play(learner, game.adversary(), rounds=len(game), loss=loss, snapshots=True)
             out.append((tr, learner))
+        assert bool(calls) == (way and game.experts > 8)  # each way went its own way
     return out
 
 
@@ -112,13 +131,14 @@ def test_a_long_game_of_a_million_experts_either_way():
     outcomes = 2 * rng.integers(0, 2, rounds) - 1
     results = []
     for way in (False, True):
-        with compiled(way):
+        with compiled(way), passes_counted() as calls:
             ewa = ExponentialWeights(eta=2.0)
             p = []
             for t in range(rounds):
                 p.append(ewa.predict(advice[t % 4]))
                 ewa.update(advice[t % 4], int(outcomes[t]))
             results.append((np.array(p), ewa.cumulative_losses, ewa.snapshot()["potential"]))
+        assert len(calls) >= rounds if way else not calls
     (p0, l0, phi0), (p1, l1, phi1) = results
     assert np.array_equal(l0, l1)
     assert np.allclose(p0, p1, rtol=1e-9, atol=1e-12)
@@ -140,3 +160,32 @@ def test_advice_the_loop_does_not_take_is_weighed_by_numpy(dtype):
             predictions.append(p)
     assert predictions[0] == predictions[1]
     assert -1.0 < predictions[0][-1] < 1.0
+
+
+@pytest.mark.parametrize(
+    "make",
+    [lambda: WeightedMajority(beta=0.3), lambda: ExponentialWeights(eta=0.7)],
+    ids=["weighted-majority", "exponential-weights"],
+)
+@pytest.mark.parametrize("seed", range(3))
+def test_even_votes_are_ties_whichever_way_the_sums_are_added(make, seed):
+    # expert i advises bit t of i (the halving lower bound's advice, its columns
+    # shuffled): the votes are exactly even on many rounds, and sums added in
+    # another order come out a few last bits off zero, on either side
+    from adversaries.experts import AdviceReplay
+
+    bits, rounds = 12, 12
+    rng = np.random.default_rng(seed)
+    index = rng.permutation(2**bits)
+    advice = np.array([np.where((index >> t) & 1, 1, -1) for t in range(rounds)], dtype=np.int8)
+    outcomes = rng.choice([-1, 1], rounds)
+    games = []
+    for way in (False, True):
+        with compiled(way), passes_counted() as calls:
+            games.append(play(make(), AdviceReplay(advice, outcomes), rounds=rounds))
+        assert bool(calls) == way
+    even = games[0].predictions == 0.0 if "Exp" in type(make()).__name__ else None
+    assert games[0].digest == games[1].digest
+    assert games[0].predictions.tolist() == games[1].predictions.tolist()
+    if even is not None:
+        assert even.any()  # the game does hold even votes
