@@ -302,8 +302,7 @@ class _Weights:
         self._settle()
         w, n = self._w, self._w.shape[0]
         if n > self.SMALL:
-            lowest, highest = int(labels.min()), int(labels.max())
-            if (lowest if y > 0 else highest) == y:
+            if int(labels.min() if y > 0 else labels.max()) == y:  # every label is y
                 return False
             self._pending = (labels, y)
             return True
