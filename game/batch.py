@@ -445,7 +445,8 @@ def _lockstep(kernels, learners, adversaries, lengths, kind, shared, metas) -> l
             }
             if len(drawn[k]) > 2:
                 clash = extras.keys() & drawn[k][2].keys()
-                if clash:  # as the engine stops the game on round 1
+                if clash:  # the engine stops such a game on round 1 (its players, spent,
+                    # are left where the whole game took them)
                     out.append(_extras_clash(adversary, 1, clash))
                     continue
                 extras.update(

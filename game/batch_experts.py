@@ -17,8 +17,8 @@ w_i ×= e^(−η) on the wrong experts with the total re-summed as numpy sums a
 row, a rebuild w = exp(−η·(L − min L)) (tiny weights set to 0, total a BLAS
 dot with ones) after a graded update, after ``patience`` zero-one updates or
 when the total falls below 2⁻⁵⁰⁰, and the weighted sum w·f as the same BLAS
-dot (``numpy.vecdot``), 0.0 within N·2⁻⁵² of the total (a tie, as
-``_Weights.vote`` has it). The lockstep game is then the serial one bit for
+dot (``numpy.vecdot``), summed again exactly (``math.fsum``) within
+N·2⁻⁵² of the total, as ``_Weights.vote`` does. The lockstep game is then the serial one bit for
 bit. Above 1024 experts the learner works block by block with a lazy
 update; that arithmetic is not repeated here, and such games (and learners
 whose weights have already moved) are played serially.
@@ -261,11 +261,13 @@ def _weights_run(learners: list, Xs: list, y: np.ndarray, lengths: np.ndarray):
     graded_losses.pop("zero-one", None)
     P = np.empty((k_games, n_max))
     U = np.zeros((k_games, n_max), dtype=bool)
-    tie = d * experts._ROUNDING  # a vote this close to even, times the total, is a tie
+    close = d * experts._ROUNDING  # votes this close to even, times the total, are summed exactly
     for t, f in rounds_of(Xs, d):
         plus = f >= 0
-        vote = np.vecdot(batch.w, f if mixture else np.where(plus, 1.0, -1.0))
-        vote[np.abs(vote) <= tie * batch.total] = 0.0
+        v = f if mixture else np.where(plus, 1.0, -1.0)
+        vote = np.vecdot(batch.w, v)
+        for k in np.flatnonzero(np.abs(vote) <= close * batch.total):
+            vote[k] = math.fsum(np.multiply(batch.w[k], v[k]).tolist())
         if mixture:
             P[:, t] = np.clip(vote / batch.total, -1.0, 1.0)
         else:

@@ -107,7 +107,7 @@ def _is_plus_minus_one(f: np.ndarray) -> bool:
 #: The int8 counts of recent unit losses are folded into the exact losses this often.
 _FOLD = 120
 
-#: A weighted vote within N·_ROUNDING of the total weight is an exact tie (``_Weights.vote``).
+#: A weighted vote within N·_ROUNDING of the total weight is summed exactly (``_Weights.vote``).
 _ROUNDING = 2.0**-52
 
 #: Length of the pieces a dot product is split into: below OpenBLAS's threshold
@@ -283,16 +283,20 @@ class _Weights:
         return self._blocks(v)
 
     def vote(self, v: np.ndarray) -> float:
-        """w·v for a prediction: 0.0 when within the rounding of a sum of N terms.
+        """w·v for a prediction, summed exactly when its rounding could decide its sign.
 
-        |w·v| ≤ N·2⁻⁵²·Σ w counts as a tie. A sum of N terms rounds by at most
-        (N − 1)·2⁻⁵³·Σ|w_i·v_i| in any order of the additions, and |v_i| ≤ 1: so
-        a vote that is exactly even gives 0.0 whatever order the processor, the
-        BLAS or the compiled pass adds in, and only a vote within about N·10⁻¹⁶
-        of even (never one of a game's exact ties) can come out differently.
+        A sum of N terms w_i·v_i with |v_i| ≤ 1 rounds by less than N·2⁻⁵²·Σ w
+        in any order of the additions. When the fast sum (BLAS, numpy or the
+        compiled pass) is within that of 0, the products are summed again
+        exactly (``math.fsum``, correctly rounded): an even vote of the stored
+        weights is then exactly 0.0, and a vote barely off even keeps its sign,
+        whatever order the machine adds in. (Advice outside [−1, 1] widens the
+        rounding past the window.)
         """
         product = self.dot(v)
-        return 0.0 if abs(product) <= self.n * _ROUNDING * self._total else product
+        if abs(product) <= self.n * _ROUNDING * self._total:
+            product = math.fsum(np.multiply(self._w, v).tolist())
+        return product
 
     def zero_one_update(self, labels: np.ndarray, y: int) -> bool:
         """Experts with ``labels[i] != y`` (labels ±1) lose 1: L_i += 1, w_i ×= e^(−η).
@@ -546,9 +550,9 @@ class WeightedMajority:
     """Weighted Majority (Littlestone & Warmuth): weights 1, wrong experts' weights × β.
 
     Predicts +1 when the experts advising +1 (f_i ≥ 0) hold at least half of the
-    total weight, else −1 (a vote even to within the rounding of its sum, N·2⁻⁵²
-    of the total weight, is even: exact ties go to +1 whatever order the sum is
-    added in); after the outcome multiplies the weight of every
+    total weight, else −1 (a vote within the rounding of its sum of even is
+    summed again exactly, so ties of the weights go to +1 whatever order the
+    machine adds in); after the outcome multiplies the weight of every
     wrong expert by β. With m the best expert's mistakes,
     M ≤ (log₂ N + m·log₂(1/β)) / log₂(2/(1+β)). The weights are β^(mistakes),
     kept without underflow however long the game (see the module's notes).
@@ -711,9 +715,9 @@ class ExponentialWeights:
     """Exponential Weights (EWA), exactly as in Abernethy lecture 16 (seed 004), §16.3.2.
 
     w_i^t = exp(−η·L_i^t) on the experts' cumulative losses before round t, and
-    the mixed prediction ŷ_t = Σ_i w_i^t·f_i^t / Σ_i w_i^t in [−1, 1] (exactly 0
-    when the sum is within N·2⁻⁵² of the total weight, its rounding error, so
-    that an even vote is 0 whatever order the sum is added in). An
+    the mixed prediction ŷ_t = Σ_i w_i^t·f_i^t / Σ_i w_i^t in [−1, 1] (a sum
+    within its rounding error of 0 is summed again exactly, so an even vote is
+    0 whatever order the machine adds in). An
     expert's loss is the game's loss of its advice, ℓ(f_i, y). For a loss
     convex in the prediction with values in [0, 1] ("absolute", "squared"),
     Theorem 16.3 bounds the learner's loss by (η·L_i + ln N)/(1 − e^(−η)) for

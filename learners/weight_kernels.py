@@ -13,10 +13,12 @@ Both ways compute the same weights and loss counts, bit for bit: the loop
 multiplies a weight by exactly the factor numpy multiplies it by. Only the
 two sums may differ in their last bits, because the compiled loop adds in
 the order of the processor's vector registers (as BLAS does, whose dot
-product the numpy way calls). Transcripts' digests round every number to
-single precision, and the learners count a weighted vote within the
-rounding of its sum as exactly even (``_Weights.vote`` in
-:mod:`learners.experts`), so games do not see those bits either.
+product the numpy way calls). A vote whose sign those bits could decide is
+summed again exactly (``_Weights.vote`` in :mod:`learners.experts`), so the
+majority votes and the ties are the same either way; other numbers (an
+Exponential Weights prediction, a Randomized Weighted Majority probability)
+may differ in their last bits, which transcripts' digests, rounded to single
+precision, see only with the small chance :mod:`game.digest` states.
 
 :func:`weights_pass` gives the compiled loop, or None when numba is not
 installed or the loop is switched off with :func:`compiled`.
@@ -67,6 +69,9 @@ def _load() -> Callable | None:
     if _state["kernel"] is None and _state["failed"] is None:
         try:
             from learners._weight_loop import run
+
+            one = np.ones(1, dtype=np.int8)  # compile (or load) the commonest case now
+            run(np.ones(1), np.zeros(1, dtype=np.int8), one, 1, 0.5, one, True, True)
         except Exception as exc:  # no numba, one built for another numpy, or a broken one
             _state["failed"] = f"{type(exc).__name__}: {exc}"
         else:

@@ -336,3 +336,70 @@ def test_randomized_weighted_majority_same_seed_same_game():
     a, b = game(), game()
     assert a.digest == b.digest
     assert a.bound.quantity == "mistake_probability" and a.within_bound
+
+
+# -- votes near even ----------------------------------------------------------------
+
+
+def test_a_vote_a_rounding_error_off_even_keeps_its_exact_sign():
+    # C errs 55 times, then A and B split and C decides: 1 − 1 − 2⁻⁵⁵ < 0, though
+    # 1 + (−1 − 2⁻⁵⁵) rounds to 0 in one order of the additions
+    wm = WeightedMajority(beta=0.5)
+    wrong_c = np.array([1, 1, -1], dtype=np.int8)
+    for _ in range(55):
+        wm.predict(wrong_c)
+        wm.update(wrong_c, 1)
+    assert wm.predict(np.array([1, -1, -1], dtype=np.int8)) == -1.0
+    assert wm.predict(np.array([-1, 1, 1], dtype=np.int8)) == 1.0
+
+
+@pytest.mark.parametrize("way", ["numpy", "compiled"])
+@pytest.mark.parametrize("seed", range(3))
+def test_even_votes_are_exact_ties_whichever_way_the_sums_are_added(way, seed):
+    # expert i advises bit t of index[i] (the halving lower bound's advice, its
+    # experts shuffled): every round's vote is exactly even, and a sum added in
+    # another order comes out a few last bits off zero, on either side
+    from adversaries.experts import AdviceReplay
+    from learners.weight_kernels import available, compiled
+
+    if way == "compiled" and not available():
+        pytest.skip("numba is not installed (the fast extra)")
+    bits = 12
+    rng = np.random.default_rng(seed)
+    index = rng.permutation(2**bits)
+    advice = np.array([np.where((index >> t) & 1, 1, -1) for t in range(bits)], dtype=np.int8)
+    outcomes = rng.choice([-1, 1], bits)
+    with compiled(way == "compiled"):
+        wm = play(WeightedMajority(beta=0.3), AdviceReplay(advice, outcomes), rounds=bits)
+        ewa = play(ExponentialWeights(eta=0.7), AdviceReplay(advice, outcomes), rounds=bits)
+    assert wm.predictions.tolist() == [1.0] * bits  # ties go to +1
+    assert ewa.predictions.tolist() == [0.0] * bits
+
+
+def test_advice_the_compiled_pass_does_not_take_is_weighed_by_numpy():
+    advice = np.ma.masked_array((2 * np.arange(3000) % 4 - 1).astype(np.int8), mask=False)
+    ewa, wm = ExponentialWeights(eta=0.3), WeightedMajority(beta=0.5)
+    for learner in (ewa, wm):
+        for t in range(4):  # each half of the experts errs twice
+            learner.predict(advice)
+            learner.update(advice, 1 if t % 2 else -1)
+    assert ewa.predict(advice) == 0.0 and wm.predict(advice) == 1.0  # half the experts each way
+
+
+def test_a_compiled_pass_that_fails_to_load_leaves_the_numpy_way(monkeypatch):
+    import sys
+    import types
+
+    from learners import weight_kernels
+
+    class Broken(types.ModuleType):
+        def __getattr__(self, name):
+            raise RuntimeError("cannot cache function 'run': no locator available")
+
+    monkeypatch.setitem(sys.modules, "learners._weight_loop", Broken("learners._weight_loop"))
+    monkeypatch.setattr(weight_kernels, "_state", {"enabled": True, "kernel": None, "failed": None})
+    assert weight_kernels.weights_pass() is None and not weight_kernels.available()
+    assert "RuntimeError: cannot cache" in weight_kernels._state["failed"]
+    f = np.where(np.arange(2000) < 1500, 1, -1).astype(np.int8)
+    ewa = ExponentialWeights(eta=1.0)
+    assert ewa.predict(f) == 0.5 and ewa.update(f, 1)
