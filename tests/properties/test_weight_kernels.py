@@ -156,12 +156,13 @@ def test_advice_the_loop_does_not_take_is_weighed_by_numpy(dtype):
     advice = [(2 * rng.integers(0, 2, 3000) - 1).astype(dtype) for _ in range(3)]
     predictions = []
     for way in (False, True):
-        with compiled(way):
+        with compiled(way), passes_counted() as calls:
             ewa = ExponentialWeights(eta=0.3, loss="absolute")
             p = []
             for t in range(9):
                 p.append(ewa.predict(advice[t % 3]))
                 ewa.update(advice[t % 3], 1 if t % 2 else -1)
             predictions.append(p)
+        assert not calls  # numpy weighed every round, either way
     assert predictions[0] == predictions[1]
     assert -1.0 < predictions[0][-1] < 1.0
