@@ -8,13 +8,13 @@ import attrs
 import numpy as np
 
 from adversaries.blocks import BlockStream
-from game.concepts.boolean import (
+from game.players import integer_at_least, one_of, real_in, rng_field
+from game.theory.concepts import (
     CONCEPT_KINDS,
     BooleanConcept,
     parse_concept,
     random_concept,
 )
-from game.params import integer_at_least, one_of, real_in, rng_field
 
 __all__ = ["ConceptStream"]
 

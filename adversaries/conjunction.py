@@ -7,10 +7,9 @@ from typing import ClassVar
 import attrs
 import numpy as np
 
-from game.bounds.base import Bound
-from game.bounds.boolean import conjunction_lower_bound
-from game.concepts.boolean import Literal, MonotoneConjunction
-from game.params import integer_at_least
+from game.players import integer_at_least
+from game.theory.bounds import Bound, conjunction_lower_bound
+from game.theory.concepts import Literal, MonotoneConjunction
 
 __all__ = ["ConjunctionLowerBound"]
 

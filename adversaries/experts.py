@@ -23,9 +23,9 @@ from typing import Any, ClassVar
 import attrs
 import numpy as np
 
-from game.bounds import Bound, constant_experts_lower_bound
-from game.certificates import ExpertCertificate
-from game.params import data_field, integer_at_least, one_of, real_in, rng_field
+from game.players import data_field, integer_at_least, one_of, real_in, rng_field
+from game.theory import ExpertCertificate
+from game.theory.bounds import Bound, constant_experts_lower_bound
 
 __all__ = ["AdviceReplay", "ExpertStream", "TwoConstantExperts"]
 

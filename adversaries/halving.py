@@ -7,9 +7,9 @@ from typing import Any, ClassVar
 import attrs
 import numpy as np
 
-from game.bounds import Bound, halving_lower_bound
-from game.certificates import ExpertCertificate
-from game.params import integer_at_least
+from game.players import integer_at_least
+from game.theory import ExpertCertificate
+from game.theory.bounds import Bound, halving_lower_bound
 
 __all__ = ["HalvingLowerBound"]
 

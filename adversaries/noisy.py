@@ -7,8 +7,8 @@ import numpy as np
 
 from adversaries.blocks import BLOCK
 from adversaries.streams import SeparableStream
-from game.certificates import HalfspaceCertificate
-from game.params import one_of, real_in
+from game.players import one_of, real_in
+from game.theory import HalfspaceCertificate
 
 __all__ = ["NoisyStream"]
 

@@ -20,10 +20,9 @@ from typing import Any, ClassVar
 import attrs
 import numpy as np
 
-from game.bounds import Bound
-from game.bounds.littlestone import ldim_lower_bound
-from game.concepts.finite import FiniteClass, FiniteClassCertificate, as_finite_class
-from game.params import data_field
+from game.players import data_field
+from game.theory.bounds import Bound, ldim_lower_bound
+from game.theory.concepts import FiniteClass, FiniteClassCertificate, as_finite_class
 
 __all__ = ["OptimalAdversary"]
 
@@ -50,7 +49,7 @@ class OptimalAdversary:
     Examples
     --------
     >>> import game
-    >>> from game.concepts.finite import thresholds
+    >>> from game.theory.concepts import thresholds
     >>> from learners import SOA
     >>> H = thresholds(15)
     >>> tr = game.play(SOA(H), OptimalAdversary(H), rounds=100)

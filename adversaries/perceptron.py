@@ -17,9 +17,9 @@ from typing import ClassVar
 import attrs
 import numpy as np
 
-from game.bounds import Bound
-from game.certificates import HalfspaceCertificate
-from game.params import integer_at_least
+from game.players import integer_at_least
+from game.theory import HalfspaceCertificate
+from game.theory.bounds import Bound
 
 __all__ = ["MAX_DIMENSION", "OrthogonalAdversary"]
 

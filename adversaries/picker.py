@@ -16,8 +16,8 @@ from typing import Any, ClassVar
 import attrs
 import numpy as np
 
-from game.certificates import Certificate, HalfspaceCertificate
-from game.params import data_field, one_of, rng_field
+from game.players import data_field, one_of, rng_field
+from game.theory import Certificate, HalfspaceCertificate
 from game.transcript import Transcript
 
 __all__ = ["RULES", "MisclassifiedPicker", "misclassified", "pick_index", "training_set"]

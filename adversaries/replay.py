@@ -7,8 +7,8 @@ from typing import Any
 import attrs
 import numpy as np
 
-from game.certificates import Certificate, HalfspaceCertificate
-from game.params import data_field
+from game.players import data_field
+from game.theory import Certificate, HalfspaceCertificate
 from game.transcript import Transcript
 
 __all__ = ["Replay"]

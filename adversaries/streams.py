@@ -8,8 +8,8 @@ import attrs
 import numpy as np
 
 from adversaries.blocks import BlockStream
-from game.certificates import HalfspaceCertificate
-from game.params import integer_at_least, positive, rng_field
+from game.players import integer_at_least, positive, rng_field
+from game.theory import HalfspaceCertificate
 
 __all__ = ["SeparableStream"]
 

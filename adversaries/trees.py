@@ -5,7 +5,7 @@ along a tree the class shatters, the adversary presents the node's instance
 and answers the opposite of the learner's prediction; every path is realised
 by some hypothesis, so the labels stay realisable while every round is a
 mistake. :class:`TreeAdversary` walks a finite tree (by default the class's
-own :func:`game.littlestone.littlestone_tree`); :class:`HalfspaceTreeAdversary`
+own :func:`game.theory.littlestone.littlestone_tree`); :class:`HalfspaceTreeAdversary`
 walks the infinite §21.4 tree (seed 000) of halfspaces, bisecting as it goes.
 """
 
@@ -18,18 +18,17 @@ import attrs
 import networkx as nx
 import numpy as np
 
-from game.bounds import Bound
-from game.bounds.littlestone import halfspace_tree_lower_bound, shattered_tree_lower_bound
-from game.certificates import Certificate, HalfspaceCertificate
-from game.concepts.finite import FiniteClass, as_finite_class
-from game.littlestone import (
+from game.players import data_field, integer_at_least
+from game.theory import Certificate, HalfspaceCertificate
+from game.theory.bounds import Bound, halfspace_tree_lower_bound, shattered_tree_lower_bound
+from game.theory.concepts import FiniteClass, as_finite_class
+from game.theory.littlestone import (
     is_shattered,
     littlestone_tree,
     tree_children,
     tree_depth,
     tree_root,
 )
-from game.params import data_field, integer_at_least
 
 __all__ = ["HalfspaceTreeAdversary", "TreeAdversary"]
 
@@ -50,7 +49,7 @@ class TreeAdversary:
     Parameters
     ----------
     tree : networkx.DiGraph, optional
-        A complete binary tree in :mod:`game.littlestone`'s format. Default:
+        A complete binary tree in :mod:`game.theory.littlestone`'s format. Default:
         ``littlestone_tree(concept_class)``, of depth Ldim(H).
     concept_class : FiniteClass, optional
         The class the tree's instances are points of; needed when the tree is
@@ -69,7 +68,7 @@ class TreeAdversary:
     Examples
     --------
     >>> import game
-    >>> from game.concepts.finite import intervals
+    >>> from game.theory.concepts import intervals
     >>> from learners import SOA
     >>> H = intervals(8)
     >>> tr = game.play(SOA(H), TreeAdversary(concept_class=H), rounds=20)
@@ -161,7 +160,7 @@ class HalfspaceTreeAdversary:
     by sign(a − q). The adversary keeps the interval [lo, hi] of thresholds a
     consistent so far (initially [0, 1]), presents q = (lo + hi)/2 and answers
     the opposite of the prediction, which halves the interval: it walks the
-    tree of :func:`game.littlestone.halfspace_tree` down the path the learner
+    tree of :func:`game.theory.littlestone.halfspace_tree` down the path the learner
     chooses. The certificate is w with a the midpoint of the final interval;
     its margin on the rounds played, logged every round by ``extras()`` as
     ``margin``, is (hi − lo)/2 / ‖w‖ and halves every round. So no mistake bound

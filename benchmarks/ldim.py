@@ -2,9 +2,9 @@
 
 For each case it times, side by side:
 
-- *engine*: ``game.littlestone.ldim`` on a fresh class (a fresh engine, so
+- *engine*: ``game.theory.littlestone.ldim`` on a fresh class (a fresh engine, so
   nothing is remembered from an earlier run), best of ``--repeats``;
-- *plain*: ``game.littlestone.ldim_plain``, the textbook recursion memoised on
+- *plain*: ``game.theory.littlestone.ldim_plain``, the textbook recursion memoised on
   the restricted set (a Python-int bitset), stopped at ``--cap`` seconds (or
   when its memo passes about 2 GB); a run that does not finish is shown as
   "> cap" and its speedup as a lower bound.
@@ -33,8 +33,8 @@ from rich.table import Table
 
 import game
 from adversaries import OptimalAdversary
-from game.concepts.finite import FiniteClass, conjunctions, intervals
-from game.littlestone import ldim, ldim_plain
+from game.theory.concepts import FiniteClass, conjunctions, intervals
+from game.theory.littlestone import ldim, ldim_plain
 from learners import SOA
 
 _MEMO_BYTES = 2 * 10**9

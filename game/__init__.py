@@ -16,9 +16,6 @@ Examples
 (True, True)
 """
 
-from game.batch import play_batch
-from game.bounds import Bound
-from game.certificates import Certificate, HalfspaceCertificate
 from game.engine import play
 from game.errors import (
     CertificateError,
@@ -30,11 +27,14 @@ from game.errors import (
     TranscriptError,
     UnknownPlayerError,
 )
+from game.players._registry import register
 from game.protocol import Adversary, History, Learner
-from game.registry import register
 from game.scenario import Scenario, load_scenario
-from game.sweep import SweepResult, sweep
-from game.transcript import Round, Transcript
+from game.sweep._lockstep import play_batch
+from game.sweep._sweep import SweepResult, sweep
+from game.theory._certificates import Certificate, HalfspaceCertificate
+from game.theory.bounds import Bound
+from game.transcript._transcript import Round, Transcript
 
 __all__ = [
     "Adversary",

@@ -27,13 +27,13 @@ from typing import Any
 
 import numpy as np
 
-from game.bounds import Bound
-from game.certificates import Certificate, first_disagreement
 from game.errors import CertificateError, GameError, ProtocolError
-from game.losses import get_loss
+from game.players._registry import describe_player
 from game.protocol import History
-from game.registry import describe_player
-from game.transcript import Transcript, TranscriptWriter, versions
+from game.theory._certificates import Certificate, first_disagreement
+from game.theory._losses import get_loss
+from game.theory.bounds import Bound
+from game.transcript._transcript import Transcript, TranscriptWriter, versions
 
 __all__ = ["play"]
 
@@ -361,7 +361,7 @@ def _settle(transcript: Transcript, learner: Any, adversary: Any) -> GameError |
         if certificate is not None and not isinstance(certificate, Certificate):
             return ProtocolError(
                 f"{_who('adversary', adversary)}: certificate() returned {certificate!r}; "
-                "expected a game.certificates.Certificate or None"
+                "expected a game.theory.Certificate or None"
             )
         transcript.certificate = certificate
         if certificate is not None and certificate.realizable:
@@ -404,6 +404,6 @@ def _bound(value: Any, player: Any, role: str, method: str) -> Bound | None:
     if value is not None and not isinstance(value, Bound):
         raise ProtocolError(
             f"{_who(role, player)}: {method}() returned {value!r}; "
-            "expected a game.bounds.Bound or None"
+            "expected a game.theory.bounds.Bound or None"
         )
     return value

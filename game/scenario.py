@@ -29,7 +29,7 @@ to one exact game (``mistakes``, ``updates``, ``digest``) are skipped; the
 others still hold for every seed and are checked.
 
 Games over a finite concept class share it through a ``[concept_class]``
-table: a builder of :mod:`game.concepts.finite` and its arguments
+table: a builder of :mod:`game.theory.concepts` and its arguments
 (``builder = "intervals"``, ``n = 64``) or a ±1 matrix file beside the
 scenario (``path = "data/cls.npy"`` or ``.csv``). The class is built once and
 handed to every player with a ``concept_class`` parameter; an error names
@@ -57,10 +57,10 @@ import numpy as np
 
 from game.engine import play
 from game.errors import ExpectationError, GameError, ScenarioError, UnknownPlayerError
-from game.losses import LOSSES
-from game.params import DATA_SUFFIXES, is_data_field
-from game.registry import lookup
-from game.transcript import Transcript
+from game.players._params import DATA_SUFFIXES, is_data_field
+from game.players._registry import lookup
+from game.theory._losses import LOSSES
+from game.transcript._transcript import Transcript
 
 __all__ = ["MAX_ROUNDS", "Scenario", "load_scenario", "scenario_from_dict"]
 
@@ -258,7 +258,7 @@ class Scenario:
     def concept_class(self) -> Any:
         """The finite class of the ``[concept_class]`` table (built once), or None.
 
-        The table names a builder of :mod:`game.concepts.finite` with its
+        The table names a builder of :mod:`game.theory.concepts` with its
         arguments (``builder = "intervals"``, ``n = 64``), or a data file beside
         the scenario (``path = "data/cls.npy"`` or ``.csv``, a ±1 matrix,
         hypotheses × points). Every player with a ``concept_class`` parameter
@@ -274,7 +274,7 @@ class Scenario:
     def _build_class(self, table: dict) -> Any:
         import inspect
 
-        from game.concepts.finite import BUILDERS, FiniteClass
+        from game.theory.concepts._finite import BUILDERS, FiniteClass
 
         if ("builder" in table) == ("path" in table):
             raise self._fail(

@@ -18,10 +18,10 @@ from typing import Any, ClassVar
 import attrs
 import numpy as np
 
-from game.bounds import Bound, batch_perceptron
-from game.certificates import HalfspaceCertificate
 from game.errors import GameError
-from game.params import integer_at_least
+from game.players import integer_at_least
+from game.theory import HalfspaceCertificate
+from game.theory.bounds import Bound, batch_perceptron
 from learners.perceptron import Perceptron, instances_as_used
 
 __all__ = ["BatchPerceptron"]

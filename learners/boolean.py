@@ -25,10 +25,9 @@ from typing import Any, ClassVar
 import attrs
 import numpy as np
 
-from game.bounds.base import Bound
-from game.bounds.boolean import conjunction_bound, decision_list_bound, winnow_bound
-from game.concepts.boolean import BooleanConcept, Conjunction, Disjunction, Literal
-from game.params import integer_at_least, one_of
+from game.players import integer_at_least, one_of
+from game.theory.bounds import Bound, conjunction_bound, decision_list_bound, winnow_bound
+from game.theory.concepts import BooleanConcept, Conjunction, Disjunction, Literal
 
 __all__ = ["ConjunctionLearner", "DecisionListLearner", "Winnow"]
 
@@ -119,7 +118,7 @@ class ConjunctionLearner:
 
     @property
     def hypothesis(self) -> Conjunction | None:
-        """h as a :class:`~game.concepts.boolean.Conjunction` (None until n is known)."""
+        """h as a :class:`~game.theory.concepts.Conjunction` (None until n is known)."""
         if self._pos is None:
             return None
         literals = [Literal(int(i)) for i in np.flatnonzero(self._pos)]

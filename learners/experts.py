@@ -35,15 +35,15 @@ from typing import Any, ClassVar
 import attrs
 import numpy as np
 
-from game.bounds import (
+from game.players import data_field, integer_at_least, one_of, positive, real_in, rng_field
+from game.theory import LOSSES, get_loss
+from game.theory.bounds import (
     Bound,
     exponential_weights,
     halving,
     randomized_weighted_majority,
     weighted_majority,
 )
-from game.losses import LOSSES, get_loss
-from game.params import data_field, integer_at_least, one_of, positive, real_in, rng_field
 from learners.weight_kernels import accepts, weights_pass
 
 __all__ = [
@@ -534,7 +534,7 @@ class Halving:
 
     def mistake_bound(self, transcript) -> Bound | None:
         """log₂ N (Theorem 16.1) when some expert is right on every round played, else None."""
-        from game.regret import perfect_experts
+        from game.theory import perfect_experts
 
         matrix = self.concept_class.matrix if self._points else None
         n = _experts_of(transcript, self._n)
@@ -746,7 +746,7 @@ class ExponentialWeights:
     ``snapshot()`` is ``{"potential": Φ_t}``, Φ_t = −ln Σ_i w_i after the round's
     update (Φ_1 = −ln N before round 1, when N is known); the proof of
     Theorem 16.3 shows Φ_{t+1} − Φ_t ≥ (1 − e^(−η))·ℓ(ŷ_t, y_t), which
-    :func:`game.bounds.potential_slack` checks round by round.
+    :func:`game.theory.bounds.potential_slack` checks round by round.
 
     Examples
     --------

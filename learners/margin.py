@@ -16,10 +16,9 @@ from typing import Any, ClassVar
 import attrs
 import numpy as np
 
-from game.bounds import Bound, margin_perceptron
-from game.bounds.linear import MARGIN_SOURCE
-from game.certificates import HalfspaceCertificate
-from game.params import integer_at_least, real_in
+from game.players import integer_at_least, real_in
+from game.theory import HalfspaceCertificate
+from game.theory.bounds import MARGIN_SOURCE, Bound, margin_perceptron
 from learners.perceptron import instances_as_used
 
 __all__ = ["MarginPerceptron"]

@@ -16,9 +16,9 @@ from typing import Any, ClassVar
 import attrs
 import numpy as np
 
-from game.bounds import Bound, ogd_regret, perceptron_hinge
-from game.certificates import HalfspaceCertificate
-from game.params import integer_at_least, one_of, positive
+from game.players import integer_at_least, one_of, positive
+from game.theory import HalfspaceCertificate
+from game.theory.bounds import Bound, ogd_regret, perceptron_hinge
 from learners.perceptron import instances_as_used
 
 __all__ = ["OnlineGradientDescent"]
@@ -137,8 +137,8 @@ class OnlineGradientDescent:
         """§21.4's bound on updates, or the regret bound, from the adversary's halfspace.
 
         The certificate's weights give the direction u of the comparator
-        w* = c·u; see :func:`game.bounds.perceptron_hinge` and
-        :func:`game.bounds.ogd_regret` for the scaling c. None without a
+        w* = c·u; see :func:`game.theory.bounds.perceptron_hinge` and
+        :func:`game.theory.bounds.ogd_regret` for the scaling c. None without a
         halfspace certificate or rounds.
         """
         cert = transcript.certificate

@@ -28,9 +28,9 @@ from typing import Any, ClassVar
 import attrs
 import numpy as np
 
-from game.bounds import Bound, balcan_nonseparable, block_novikoff, perceptron_hinge
-from game.certificates import HalfspaceCertificate
-from game.params import integer_at_least, one_of
+from game.players import integer_at_least, one_of
+from game.theory import HalfspaceCertificate
+from game.theory.bounds import Bound, balcan_nonseparable, block_novikoff, perceptron_hinge
 
 __all__ = ["Perceptron", "comparator_bounds", "instances_as_used", "tightest"]
 
@@ -74,10 +74,10 @@ def comparator_bounds(transcript, certificate=None, *, normalize: bool = False) 
     - Balcan lecture 3: updates ≤ 1/γ² + (2/γ)·TD_γ, when every instance as
       used has norm ≤ 1 (unit length with ``normalize``, as in the lecture),
       at the γ ∈ (0, 1] that minimises it, TD_γ over all rounds
-      (:func:`game.bounds.balcan_nonseparable`);
+      (:func:`game.theory.bounds.balcan_nonseparable`);
     - Shalev-Shwartz & Ben-David §21.4, Theorem 21.16: updates ≤ F + R‖w*‖√F +
       R²‖w*‖², w* = c·u with the scaling c chosen from the whole sequence and F
-      the hinge loss of w* on the update rounds (:func:`game.bounds.perceptron_hinge`).
+      the hinge loss of w* on the update rounds (:func:`game.theory.bounds.perceptron_hinge`).
 
     Both hold for any u, separating or not, and bound updates (so mistakes)
     under every convention.
@@ -166,7 +166,7 @@ class Perceptron:
     so only the updates' lengths change.
 
     With ``snapshots=True`` the game logs ‖w‖² and w after every round; given
-    a certificate u, :func:`game.proofs.block_novikoff_claims` turns them into
+    a certificate u, :func:`game.theory.block_novikoff_claims` turns them into
     w·u and checks the proof's two claims on every update round.
 
     Examples

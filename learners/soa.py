@@ -9,7 +9,7 @@ sides would have dimension Ldim(V_t) and V_t a deeper tree): at most Ldim(H)
 mistakes on every sequence some h ∈ H labels (Lemma 21.7).
 
 The dimensions are computed exactly by the class's shared
-:class:`game.ldim_engine.LdimEngine`, whose memo carries over from round to
+:class:`game.theory.littlestone.LdimEngine`, whose memo carries over from round to
 round and from player to player, and each version space's dimension is kept
 in a small cache: a game costs far less than two fresh ``ldim`` calls per round.
 """
@@ -21,10 +21,9 @@ from typing import Any, ClassVar
 import attrs
 import numpy as np
 
-from game.bounds import Bound
-from game.bounds.littlestone import soa_bound
-from game.concepts.finite import FiniteClass, as_finite_class, point_index
-from game.params import data_field
+from game.players import data_field
+from game.theory.bounds import Bound, soa_bound
+from game.theory.concepts import FiniteClass, as_finite_class, point_index
 
 __all__ = ["SOA"]
 
@@ -48,7 +47,7 @@ class SOA:
 
     Examples
     --------
-    >>> from game.concepts.finite import thresholds
+    >>> from game.theory.concepts import thresholds
     >>> soa = SOA(thresholds(7))            # Ldim 3: binary search on θ
     >>> soa.predict(3), soa.update(3, -1), soa.snapshot()
     (1.0, True, {'version_space': 4, 'ldim': 2})

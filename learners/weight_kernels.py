@@ -18,7 +18,7 @@ summed again exactly (``_Weights.vote`` in :mod:`learners.experts`), so the
 majority votes and the ties are the same either way; other numbers (an
 Exponential Weights prediction, a Randomized Weighted Majority probability)
 may differ in their last bits, which transcripts' digests, rounded to single
-precision, see only with the small chance :mod:`game.digest` states.
+precision, see only with the small chance :mod:`game.transcript` states.
 
 :func:`weights_pass` gives the compiled loop, or None when numba is not
 installed or the loop is switched off with :func:`compiled`.

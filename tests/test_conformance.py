@@ -1,4 +1,4 @@
-"""Every conformance check of game.checks on every registered player.
+"""Every conformance check of game.testing on every registered player.
 
 Adversaries (and learners that play points) are built as the first scenario in
 scenarios/ that names them builds them; a player no scenario names is skipped
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from game.checks import registered_checks
-from game.registry import BUILTIN, lookup, role_of
+from game.players import BUILTIN, lookup, role_of
+from game.testing import registered_checks
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 CHECKS, SKIPPED = registered_checks(SCENARIOS)

@@ -41,9 +41,9 @@ PACKAGE_NAMES = [name for name in MODULES if hasattr(importlib.import_module(nam
 
 
 def test_the_walk_finds_the_core():
-    for name in ("game.engine", "game.bounds", "game.bounds.base", "learners.perceptron"):
+    for name in ("game.engine", "game.theory.bounds", "game.theory.bounds", "learners.perceptron"):
         assert name in MODULES
-    assert {"game", "game.bounds", "learners", "adversaries"} <= set(PACKAGE_NAMES)
+    assert {"game", "game.theory.bounds", "learners", "adversaries"} <= set(PACKAGE_NAMES)
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -5,16 +5,16 @@ import pytest
 
 from adversaries import ConceptStream, ConjunctionLowerBound
 from game import play
-from game.checks import RandomLearner, check_adversary, run_checks
-from game.concepts import (
+from game.players import learners_for, lookup
+from game.scenario import load_scenario
+from game.testing import RandomLearner, check_adversary, run_checks
+from game.theory.concepts import (
     Conjunction,
     DecisionList,
     Disjunction,
     MonotoneConjunction,
     parse_concept,
 )
-from game.registry import learners_for, lookup
-from game.scenario import load_scenario
 from learners import ConjunctionLearner
 
 # -- the conjunction adversary -------------------------------------------------

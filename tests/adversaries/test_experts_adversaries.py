@@ -6,9 +6,9 @@ import pytest
 from adversaries.experts import AdviceReplay, ExpertStream, TwoConstantExperts
 from adversaries.halving import HalvingLowerBound
 from game import play
-from game.certificates import ExpertCertificate, certificate_from_dict
-from game.checks import RandomLearner
-from game.registry import learners_for, lookup
+from game.players import learners_for, lookup
+from game.testing import RandomLearner
+from game.theory import ExpertCertificate, certificate_from_dict
 from learners.experts import ExponentialWeights, Halving, WeightedMajority
 
 DETERMINISTIC = learners_for("advice", deterministic=True)

@@ -7,8 +7,8 @@ import pytest
 
 from adversaries import OrthogonalAdversary
 from game import play
-from game.checks import RandomLearner
-from game.registry import learners_for, lookup
+from game.players import learners_for, lookup
+from game.testing import RandomLearner
 
 DETERMINISTIC_VECTOR_LEARNERS = learners_for("vector", deterministic=True)
 

@@ -6,7 +6,7 @@ import pytest
 from adversaries import MisclassifiedPicker, Replay, SeparableStream
 from adversaries.picker import misclassified, pick_index
 from game import HalfspaceCertificate, Transcript, play
-from game.checks import RandomLearner
+from game.testing import RandomLearner
 from learners import Perceptron
 
 X3 = np.array([[1.0, 0.2], [0.3, 1.0], [-1.0, 0.5]])

@@ -9,7 +9,8 @@ import pytest
 
 import game
 from adversaries import OptimalAdversary
-from game.concepts.finite import (
+from game.players import learners_for, lookup
+from game.theory.concepts import (
     FiniteClass,
     all_functions,
     conjunctions,
@@ -18,8 +19,7 @@ from game.concepts.finite import (
     singletons,
     thresholds,
 )
-from game.littlestone import ldim
-from game.registry import learners_for, lookup
+from game.theory.littlestone import ldim
 from learners import SOA
 
 
@@ -96,7 +96,7 @@ def test_shares_the_class_engine_and_pickles_mid_game():
 
 
 def test_a_saved_transcript_reloads_its_certificate_and_re_verifies(tmp_path):
-    from game.certificates import first_disagreement
+    from game.theory import first_disagreement
 
     cls = intervals(10)
     path = tmp_path / "game.jsonl"

@@ -10,10 +10,10 @@ import pytest
 
 import game
 from adversaries import HalfspaceTreeAdversary, TreeAdversary
-from game.certificates import HalfspaceCertificate
-from game.concepts.finite import FiniteClassCertificate, conjunctions, intervals, thresholds
-from game.littlestone import halfspace_tree, ldim, littlestone_tree
-from game.registry import learners_for, lookup
+from game.players import learners_for, lookup
+from game.theory import HalfspaceCertificate
+from game.theory.concepts import FiniteClassCertificate, conjunctions, intervals, thresholds
+from game.theory.littlestone import halfspace_tree, ldim, littlestone_tree
 
 
 def _point_learners(cls):

@@ -2,7 +2,7 @@
 
 import pytest
 
-from game import registry
+from game.players import _registry as registry
 
 
 @pytest.fixture

@@ -22,7 +22,7 @@ from game import (
     Transcript,
     play,
 )
-from game.bounds import Bound
+from game.theory.bounds import Bound
 from learners import Perceptron
 
 # -- scripted players ---------------------------------------------------------

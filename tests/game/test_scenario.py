@@ -28,8 +28,8 @@ import pytest
 
 from adversaries import SeparableStream
 from game import ExpectationError, ScenarioError, load_scenario, play
-from game import registry as reg
-from game.params import one_of, rng_field
+from game.players import _registry as reg
+from game.players import one_of, rng_field
 from game.scenario import MAX_ROUNDS, scenario_from_dict
 from learners import Perceptron
 

@@ -5,8 +5,8 @@ import pytest
 
 from adversaries import ConceptStream, Replay
 from game import ProtocolError, play
-from game.checks import check_learner, run_checks
-from game.concepts import Conjunction, Disjunction, Literal
+from game.testing import check_learner, run_checks
+from game.theory.concepts import Conjunction, Disjunction, Literal
 from learners import ConjunctionLearner, DecisionListLearner, Winnow
 
 

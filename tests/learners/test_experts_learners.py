@@ -12,7 +12,7 @@ import pytest
 
 from game import play
 from game.errors import ProtocolError
-from game.losses import get_loss
+from game.theory import get_loss
 from learners.experts import (
     ExponentialWeights,
     Halving,

@@ -5,7 +5,7 @@ import pytest
 
 from adversaries import MisclassifiedPicker, SeparableStream
 from game import GameError, play
-from game.bounds import batch_perceptron
+from game.theory.bounds import batch_perceptron
 from learners import BatchPerceptron
 
 

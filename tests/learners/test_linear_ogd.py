@@ -5,7 +5,7 @@ import pytest
 
 from adversaries import NoisyStream, Replay, SeparableStream
 from game import play
-from game.bounds import ogd_regret
+from game.theory.bounds import ogd_regret
 from learners import OnlineGradientDescent, Perceptron
 
 

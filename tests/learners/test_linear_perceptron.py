@@ -5,7 +5,7 @@ import pytest
 
 from adversaries import NoisyStream, Replay, SeparableStream
 from game import HalfspaceCertificate, play
-from game.bounds import balcan_nonseparable, block_novikoff
+from game.theory.bounds import balcan_nonseparable, block_novikoff
 from learners import Perceptron
 from learners.perceptron import comparator_bounds, instances_as_used, tightest
 

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from game.proofs import margin_perceptron_claims
 from game.scenario import load_scenario
+from game.theory import margin_perceptron_claims
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 PREFIXES = ("perceptron_", "ogd_", "margin_", "batch_", "orthogonal_", "noisy_")

@@ -11,7 +11,7 @@ import pytest
 
 from adversaries import Replay, SeparableStream
 from game import play
-from game.bounds import block_novikoff
+from game.theory.bounds import block_novikoff
 from learners import Perceptron
 
 X = [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [-1.0, 0.0], [0.0, 2.0]]

@@ -9,8 +9,8 @@ import pytest
 
 import game
 from adversaries import OptimalAdversary, Replay
-from game.concepts.finite import intervals, singletons, thresholds
-from game.littlestone import ldim
+from game.theory.concepts import intervals, singletons, thresholds
+from game.theory.littlestone import ldim
 from learners import SOA
 
 
@@ -94,7 +94,7 @@ def test_accepts_numpy_points_and_pickles_mid_game():
 
 
 def test_is_registered_as_a_deterministic_point_learner():
-    from game.registry import learners_for
+    from game.players import learners_for
 
     assert "soa" in learners_for("point", deterministic=True)
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from adversaries import Replay, SeparableStream
 from adversaries.noisy import NoisyStream
 from game import GameError, play, play_batch
-from game.batch import lockstep_supported
+from game.sweep import lockstep_supported
 from learners import Perceptron
 
 conventions = st.fixed_dictionaries(

@@ -1,6 +1,6 @@
 """Properties of the Boolean learners: every bound of lecture 3 §2 and Winnow's, their invariants.
 
-Every property runs on realizable sequences drawn by :mod:`game.strategies.boolean`
+Every property runs on realizable sequences drawn by :mod:`game.testing.strategies`
 (each sequence is shown three times over, so the learners run long enough to
 converge), through the engine, with the target handed over as the certificate.
 """
@@ -14,14 +14,14 @@ from hypothesis import strategies as st
 
 from adversaries import ConceptStream, ConjunctionLowerBound, Replay
 from game import play
-from game.bounds import conjunction_bound, decision_list_bound, winnow_bound
-from game.registry import learners_for, lookup
-from game.strategies import (
+from game.players import learners_for, lookup
+from game.testing.strategies import (
     boolean_concepts,
     conjunctions,
     disjunctions,
     realizable_sequences,
 )
+from game.theory.bounds import conjunction_bound, decision_list_bound, winnow_bound
 from learners import ConjunctionLearner, DecisionListLearner, Perceptron, Winnow
 
 PASSES = 3

@@ -1,6 +1,6 @@
 """Every bound of prediction with expert advice, on every generated game.
 
-Games come from :mod:`game.strategies.experts`; a failing example prints as an
+Games come from :mod:`game.testing.strategies`; a failing example prints as an
 ``ExpertGame(advice=array(...), outcomes=array(...), ...)`` that can be pasted
 and replayed with ``play(learner, game.adversary(), rounds=len(game))``.
 """
@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 from adversaries.experts import TwoConstantExperts
 from adversaries.halving import HalvingLowerBound
 from game import play
-from game.bounds import exponential_weights_tuned, potential_slack
-from game.losses import get_loss
-from game.registry import learners_for, lookup
-from game.strategies.experts import best_expert_games, graded_games, perfect_expert_games
+from game.players import learners_for, lookup
+from game.testing.strategies import best_expert_games, graded_games, perfect_expert_games
+from game.theory import get_loss
+from game.theory.bounds import exponential_weights_tuned, potential_slack
 from learners.experts import (
     ExponentialWeights,
     Halving,

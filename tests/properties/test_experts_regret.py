@@ -16,9 +16,14 @@ from hypothesis import strategies as st
 from adversaries.experts import AdviceReplay
 from adversaries.replay import Replay
 from game import Transcript, play
-from game.losses import get_loss
-from game.strategies.experts import best_expert_games, graded_games, perfect_expert_games
-from game.strategies.finite import any_finite_class, point_sequences
+from game.testing.strategies import (
+    any_finite_class,
+    best_expert_games,
+    graded_games,
+    perfect_expert_games,
+    point_sequences,
+)
+from game.theory import get_loss
 from learners import experts as experts_module
 from learners import weight_kernels
 from learners.experts import (
@@ -126,7 +131,7 @@ def test_blocked_lazy_weights_match_whole_array_weights(make, loss, graded, way,
     if graded:
         advice = advice * rng.uniform(0.1, 1.0, advice.shape)
     outcomes = np.ones(600, dtype=np.int64)
-    from game.strategies.experts import ExpertGame
+    from game.testing.strategies import ExpertGame
 
     game = ExpertGame(advice, outcomes)
     if way == "compiled" and not weight_kernels.available():

@@ -8,8 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from game import play
-from game.bounds import batch_perceptron, margin_perceptron
-from game.strategies.linear import noisy_sequences, separable_sequences
+from game.testing.strategies import noisy_sequences, separable_sequences
+from game.theory.bounds import batch_perceptron, margin_perceptron
 from learners import BatchPerceptron, MarginPerceptron, OnlineGradientDescent, Perceptron
 from learners.perceptron import comparator_bounds
 

@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 from adversaries import Replay, SeparableStream
 from game import GameError, Transcript, play
-from game.proofs import block_novikoff_claims, margin_perceptron_claims
-from game.strategies.linear import separable_sequences
+from game.testing.strategies import separable_sequences
+from game.theory import block_novikoff_claims, margin_perceptron_claims
 from learners import MarginPerceptron, OnlineGradientDescent, Perceptron
 
 CONVENTIONS = [

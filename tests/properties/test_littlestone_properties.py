@@ -11,13 +11,20 @@ from hypothesis import strategies as st
 
 import game
 from adversaries import OptimalAdversary, Replay
-from game.littlestone import is_shattered, ldim, ldim_plain, littlestone_tree, tree_depth, vcdim
-from game.registry import learners_for, lookup
-from game.strategies.finite import (
+from game.players import learners_for, lookup
+from game.testing.strategies import (
     any_finite_class,
     finite_classes,
     point_sequences,
     structured_classes,
+)
+from game.theory.littlestone import (
+    is_shattered,
+    ldim,
+    ldim_plain,
+    littlestone_tree,
+    tree_depth,
+    vcdim,
 )
 from learners import SOA
 

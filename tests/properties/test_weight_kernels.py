@@ -12,7 +12,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from game import play
-from game.strategies.experts import best_expert_games, graded_games
+from game.testing.strategies import best_expert_games, graded_games
 from learners import experts as experts_module
 from learners.experts import ExponentialWeights, WeightedMajority
 from learners.weight_kernels import compiled, weights_pass

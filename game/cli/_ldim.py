@@ -1,0 +1,123 @@
+"""``python -m game ldim``: the Littlestone dimension of a finite class, and its tree.
+
+::
+
+    python -m game ldim intervals 64                 # a builder and its arguments
+    python -m game ldim data/cls.npy --tree t.graphml # a ±1 matrix file; write the tree
+    python -m game ldim conjunctions 4 --vc          # the VC dimension too
+
+The class is a builder of :mod:`game.theory.concepts` followed by its integer
+arguments, or a ``.npy`` / ``.csv`` file holding a ±1 matrix (hypotheses ×
+points). ``--tree FILE`` writes a shattered tree of depth Ldim as GraphML
+(``.graphml``) or Graphviz DOT (``.dot``).
+"""
+
+from __future__ import annotations
+
+import inspect
+import time
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from game.errors import GameError
+from game.theory.concepts._finite import BUILDERS, FiniteClass
+
+__all__ = ["add_ldim_parser", "load_class_argument", "run_ldim"]
+
+
+def add_ldim_parser(sub: Any) -> None:
+    """Add the ``ldim`` command to an argparse sub-parser collection."""
+    p = sub.add_parser(
+        "ldim", help="the Littlestone dimension of a finite class (a builder or a .npy/.csv file)"
+    )
+    p.add_argument("cls", metavar="CLASS", help=f"a .npy/.csv file or one of {', '.join(BUILDERS)}")
+    p.add_argument("args", metavar="ARG", nargs="*", help="the builder's integer arguments")
+    p.add_argument("--tree", type=Path, help="write a shattered tree (.graphml or .dot)")
+    p.add_argument("--vc", action="store_true", help="also compute the VC dimension")
+
+
+def load_class_argument(name: str, args: list[str]) -> FiniteClass:
+    """The class named on the command line: a builder with integer arguments, or a file.
+
+    Raises
+    ------
+    GameError
+        With one line saying what is wrong.
+
+    Examples
+    --------
+    >>> load_class_argument("thresholds", ["7"])
+    FiniteClass('thresholds(7)': 8 hypotheses × 7 points)
+    >>> load_class_argument("threshold", ["7"])
+    Traceback (most recent call last):
+    ...
+    game.errors.GameError: unknown class builder 'threshold'; expected a .npy or .csv file or ...
+    """
+    if name in BUILDERS:
+        fn = BUILDERS[name]
+        params = list(inspect.signature(fn).parameters)
+        if len(args) != len(params):
+            raise GameError(f"{name} takes {len(params)} argument(s): {', '.join(params)}")
+        try:
+            values = [int(a) for a in args]
+        except ValueError:
+            raise GameError(f"{name}: arguments must be integers, got {' '.join(args)}") from None
+        try:
+            return fn(*values)
+        except (TypeError, ValueError) as exc:
+            raise GameError(f"{name}: {exc}") from None
+    path = Path(name)
+    if path.suffix in (".npy", ".csv"):
+        if args:
+            raise GameError(f"{name}: a class file takes no arguments, got {' '.join(args)}")
+        if not path.is_file():
+            raise GameError(f"{name}: no such file")
+        try:
+            return FiniteClass.load(path)
+        except (OSError, ValueError) as exc:
+            raise GameError(f"{name}: {exc}") from None
+    raise GameError(
+        f"unknown class builder {name!r}; expected a .npy or .csv file or one of "
+        f"{', '.join(BUILDERS)}"
+    )
+
+
+def run_ldim(args: Any, console: Console) -> int:
+    """Compute and print the dimension; write the tree when asked."""
+    from game.theory.littlestone._trees import littlestone_tree, vcdim, write_tree
+
+    cls = load_class_argument(args.cls, list(args.args))
+    if args.tree is not None and args.tree.suffix not in (".graphml", ".dot", ".gv"):
+        raise GameError(f"{args.tree}: trees are written as .graphml or .dot")
+    start = time.perf_counter()
+    d = cls.engine.ldim()
+    elapsed = time.perf_counter() - start
+    table = Table(title=cls.name or args.cls, show_header=False, title_justify="left")
+    table.add_column("", style="bold")
+    table.add_column("")
+    table.add_row("hypotheses", f"{cls.n_hypotheses:,}")
+    table.add_row("points", f"{cls.n_points:,}")
+    table.add_row("Littlestone dimension", str(d))
+    table.add_row("time", f"{elapsed:.3f} s")
+    stats = cls.engine.stats
+    table.add_row(
+        "search",
+        f"{stats['questions']:,} questions, {stats['states']:,} restrictions, "
+        f"{stats['memo']:,} memo entries",
+    )
+    if args.vc:
+        start = time.perf_counter()
+        v = vcdim(cls)
+        table.add_row("VC dimension", f"{v}  ({time.perf_counter() - start:.3f} s)")
+    if args.tree is not None:
+        tree = littlestone_tree(cls)
+        try:
+            write_tree(tree, args.tree)
+        except OSError as exc:
+            raise GameError(f"{args.tree}: cannot write the tree: {exc}") from None
+        table.add_row("tree", f"depth {d}, {tree.number_of_nodes():,} nodes → {args.tree}")
+    console.print(table)
+    return 0

@@ -1,0 +1,470 @@
+"""Lockstep games: K independent games at once, with a leading batch axis.
+
+:func:`play_batch` plays learner k against adversary k for every k, and each
+game's transcript is identical to what :func:`game.play` gives for the same
+pair: the same instances, predictions, labels and updates (so the same
+digest), the same certificate, verification and bound.
+
+It runs in lockstep when every learner and every adversary has a *batch
+kernel* (a table entry below) and falls back to playing the games one by one
+otherwise, so it accepts any players. A kernel exists for
+
+- oblivious adversaries, whose instances and labels do not depend on the
+  learner: a :class:`Source` draws each game's whole sequence ahead, from the
+  adversary's own generator, exactly as the game would see it
+  (``SeparableStream``, ``NoisyStream`` with its ``corrupted`` record,
+  ``Replay``, and the advice streams ``ExpertStream`` and ``AdviceReplay``);
+- learners whose state is a vector: a :class:`LockstepLearner` plays the K
+  games round by round on a (K, d) state (the ``Perceptron`` with all its
+  conventions, ``Halving`` on advice vectors, ``WeightedMajority`` and
+  ``ExponentialWeights`` on advice vectors of at most 1024 experts).
+
+The first lockstep game of each pair of classes in a process is also played
+by the engine, on copies of its players, and compared: a kernel that no
+longer matches its player stops with a :class:`GameError` instead of giving
+other numbers.
+
+Each game keeps its own generator, so lockstep games draw exactly the numbers
+their serial games draw. Scores are computed with ``numpy.vecdot``, one BLAS
+dot product per game and round, as the learner computes ``w @ x``; updates
+are the same elementwise sums; the certificate and the bound are evaluated by
+the engine's own code on each game. A pair the kernels cannot reproduce
+exactly (instances that are not contiguous vectors of the learner's dtype, a
+stream already partly consumed, a player that appears twice) is played
+serially instead. A user's player gets a kernel with :func:`register_kernel`.
+
+Examples
+--------
+>>> import numpy as np
+>>> from game import play
+>>> from game.sweep._lockstep import play_batch
+>>> from learners import Perceptron
+>>> from adversaries import SeparableStream
+>>> def stream(seed):
+...     return SeparableStream(5, 0.1, rng=np.random.default_rng(seed))
+>>> batch = play_batch([Perceptron() for _ in range(3)], [stream(s) for s in range(3)],
+...                    rounds=300)
+>>> serial = [play(Perceptron(), stream(s), rounds=300) for s in range(3)]
+>>> [b.digest == s.digest and b.bound == s.bound for b, s in zip(batch, serial)]
+[True, True, True]
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib
+import numbers
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import attrs
+import numpy as np
+
+from game.engine import _extras_clash, _settle, play
+from game.errors import GameError
+from game.players._registry import describe_player
+from game.theory._losses import get_loss
+from game.transcript._transcript import Transcript, versions
+
+__all__ = [
+    "KERNELS",
+    "LockstepLearner",
+    "Source",
+    "kernel_for",
+    "lockstep_supported",
+    "play_batch",
+    "register_kernel",
+    "rounds_of",
+]
+
+#: Bytes of instances one lockstep group may hold; larger batches are played
+#: in groups of games that fit.
+MEMORY_BUDGET = 256 * 2**20
+
+
+@attrs.frozen
+class Source:
+    """Batch kernel of an oblivious adversary: its whole game, drawn ahead.
+
+    Parameters
+    ----------
+    plan : callable
+        ``plan(adversary, rounds) -> (n, d, dtype) or None``: the number of
+        rounds the game will last, the instances' length and dtype, or None
+        when the kernel cannot reproduce this adversary's game exactly. It
+        must not change the adversary.
+    examples : callable
+        ``examples(adversary, n) -> (X, y)`` or ``(X, y, extras)``: the n
+        instances the game would present (an n × d C-contiguous array of the
+        planned dtype, the rows the game presents), their labels, and the
+        adversary's per-round ``extras()`` as arrays (name -> n values);
+        advancing the adversary's generator as the game would.
+    key : callable, optional
+        ``key(adversary, n)``: games whose keys are equal (and not None) present
+        the same sequence, which is then drawn once and shared.
+    """
+
+    plan: Callable[[Any, int], tuple[int, int, np.dtype] | None]
+    examples: Callable[[Any, int], tuple]
+    key: Callable[[Any, int], Any] | None = None
+
+
+@attrs.frozen
+class LockstepLearner:
+    """Batch kernel of a learner: K games' rounds played at once.
+
+    Parameters
+    ----------
+    accepts : callable
+        ``accepts(learner, d, dtype) -> bool``: whether the kernel reproduces
+        this learner exactly on instances of length d and this dtype.
+    run : callable
+        ``run(learners, Xs, y, lengths) -> (predictions, updated)`` or
+        ``(predictions, updated, extras)``: play game k on the rows of
+        ``Xs[k]`` (n_k × d) with labels ``y[k, :n_k]`` (``y`` is K × n, int64;
+        ``lengths`` holds the n_k); return the K × n predictions (float64),
+        update flags (bool) and the learner's per-round ``extras()`` (name ->
+        K × n floats), and leave every learner in the state its serial game
+        would. :func:`rounds_of` walks the games' rounds in windows.
+    """
+
+    accepts: Callable[[Any, int, np.dtype], bool]
+    run: Callable[[list, list, np.ndarray, np.ndarray], tuple]
+
+
+def rounds_of(Xs: Sequence[np.ndarray], d: int, window: int = 64, dtype=np.float64):
+    """The K games' instances round by round: yields (t, x) with x the K × d rows of round t.
+
+    Rows are copied window by window into one reused buffer of ``dtype`` (a
+    game shorter than the others gives zero rows past its end), so walking K
+    games costs one pass over their instances, cache-resident.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> Xs = [np.arange(6.0).reshape(3, 2), np.ones((2, 2))]
+    >>> [(t, x.tolist()) for t, x in rounds_of(Xs, 2)]
+    [(0, [[0.0, 1.0], [1.0, 1.0]]), (1, [[2.0, 3.0], [1.0, 1.0]]), (2, [[4.0, 5.0], [0.0, 0.0]])]
+    """
+    n_max = max((len(X) for X in Xs), default=0)
+    buffer = np.zeros((len(Xs), min(window, max(n_max, 1)), d), dtype=dtype)
+    for t0 in range(0, n_max, window):
+        t1 = min(t0 + window, n_max)
+        for k, X in enumerate(Xs):
+            part = X[t0:t1]
+            buffer[k, : len(part)] = part
+            buffer[k, len(part) : t1 - t0] = 0
+        for t in range(t0, t1):
+            yield t, buffer[:, t - t0]
+
+
+#: Batch kernels of the built-in players: class ("module:Class") -> kernel
+#: ("module:attribute"), imported when first used.
+KERNELS: dict[str, str] = {
+    "learners.perceptron:Perceptron": "game.sweep._kernels_linear:PERCEPTRON",
+    "adversaries.streams:SeparableStream": "game.sweep._kernels_linear:SEPARABLE_STREAM",
+    "adversaries.noisy:NoisyStream": "game.sweep._kernels_linear:NOISY_STREAM",
+    "adversaries.replay:Replay": "game.sweep._kernels_linear:REPLAY",
+    "learners.experts:Halving": "game.sweep._kernels_experts:HALVING",
+    "learners.experts:WeightedMajority": "game.sweep._kernels_experts:WEIGHTED_MAJORITY",
+    "learners.experts:ExponentialWeights": "game.sweep._kernels_experts:EXPONENTIAL_WEIGHTS",
+    "adversaries.experts:ExpertStream": "game.sweep._kernels_experts:EXPERT_STREAM",
+    "adversaries.experts:AdviceReplay": "game.sweep._kernels_experts:ADVICE_REPLAY",
+}
+_kernels: dict[str, Source | LockstepLearner] = {}
+#: Pairs of classes whose first lockstep game in this process matched the engine's.
+_verified: set[tuple[str, str]] = set()
+
+
+def _path(cls: type) -> str:
+    return f"{cls.__module__}:{cls.__qualname__}"
+
+
+def register_kernel(cls: type, kernel: Source | LockstepLearner) -> None:
+    """Give a player class a batch kernel (its subclasses do not inherit it).
+
+    Examples
+    --------
+    >>> from game.sweep._lockstep import kernel_for, register_kernel
+    >>> from learners import Perceptron
+    >>> register_kernel(Perceptron, kernel_for(Perceptron))
+    """
+    if not isinstance(kernel, Source | LockstepLearner):
+        raise GameError(f"a batch kernel is a Source or a LockstepLearner, got {kernel!r}")
+    _kernels[_path(cls)] = kernel
+
+
+def kernel_for(cls: type) -> Source | LockstepLearner | None:
+    """The batch kernel of a player class, or None.
+
+    Examples
+    --------
+    >>> from learners import Perceptron
+    >>> type(kernel_for(Perceptron)).__name__
+    'LockstepLearner'
+    """
+    path = _path(cls)
+    if path not in _kernels and path in KERNELS:
+        module, _, attr = KERNELS[path].partition(":")
+        _kernels[path] = getattr(importlib.import_module(module), attr)
+    return _kernels.get(path)
+
+
+def _plan(learners: list, adversaries: list, rounds: int):
+    """The kernels and each game's (n, d), or None when the batch cannot run in lockstep."""
+    if not learners:
+        return None
+    learner_cls, adversary_cls = type(learners[0]), type(adversaries[0])
+    if any(type(p) is not learner_cls for p in learners) or any(
+        type(a) is not adversary_cls for a in adversaries
+    ):
+        return None
+    players = [id(p) for p in learners] + [id(a) for a in adversaries]
+    if len(set(players)) != len(players):  # a player in two games plays them in turn
+        return None
+    learner_kernel, source = kernel_for(learner_cls), kernel_for(adversary_cls)
+    if not isinstance(learner_kernel, LockstepLearner) or not isinstance(source, Source):
+        return None
+    plans = [source.plan(a, rounds) for a in adversaries]
+    if any(p is None for p in plans):
+        return None
+    kinds = {(d, np.dtype(dtype)) for n, d, dtype in plans if n > 0}
+    if len(kinds) > 1:
+        return None
+    d, dtype = kinds.pop() if kinds else (1, np.dtype(np.float64))
+    if not all(learner_kernel.accepts(p, d, dtype) for p in learners):
+        return None
+    return learner_kernel, source, [n for n, _, _ in plans], (d, dtype)
+
+
+def lockstep_supported(learners: Sequence, adversaries: Sequence, rounds: int) -> bool:
+    """Whether :func:`play_batch` would play these games in lockstep (it never changes them).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from learners import Perceptron
+    >>> from adversaries import SeparableStream
+    >>> s = SeparableStream(3, 0.1, rng=np.random.default_rng(0))
+    >>> lockstep_supported([Perceptron()], [s], 10)
+    True
+    >>> lockstep_supported([Perceptron(), Perceptron()], [s, s], 10)  # one stream, two games
+    False
+    """
+    return _plan(list(learners), list(adversaries), rounds) is not None
+
+
+def _check(learners, adversaries, rounds, loss, meta, errors) -> list:
+    if len(learners) != len(adversaries):
+        raise GameError(
+            f"play_batch needs one adversary per learner, got {len(learners)} learners "
+            f"and {len(adversaries)} adversaries"
+        )
+    if isinstance(rounds, bool) or not isinstance(rounds, numbers.Integral) or rounds < 0:
+        raise GameError(f"rounds must be a non-negative integer, got {rounds!r}")
+    get_loss(loss)
+    if errors not in ("raise", "return"):
+        raise GameError(f"errors must be 'raise' or 'return', got {errors!r}")
+    if meta is None or isinstance(meta, dict):
+        return [meta] * len(learners)
+    metas = list(meta)
+    if len(metas) != len(learners):
+        raise GameError(
+            f"meta must be a dict or one dict per game, got {len(metas)} for {len(learners)}"
+        )
+    return metas
+
+
+def play_batch(
+    learners: Sequence,
+    adversaries: Sequence,
+    *,
+    rounds: int,
+    loss: str = "zero-one",
+    meta: dict | Sequence[dict | None] | None = None,
+    errors: str = "raise",
+    lockstep: bool = True,
+) -> list:
+    """Play learner k against adversary k for every k; lockstep where kernels allow.
+
+    Parameters
+    ----------
+    learners, adversaries : sequence
+        One pair per game; each player plays one game (fresh players, as
+        :meth:`game.Scenario.build` makes them).
+    rounds : int
+        The most rounds of every game.
+    loss : {"zero-one", "absolute", "squared"}
+        The loss that grades every round.
+    meta : dict or sequence of dict, optional
+        Extra header entries, for every game or one per game.
+    errors : {"raise", "return"}, default "raise"
+        On a game that :func:`game.play` would end with a :class:`GameError` (a
+        certificate that disagrees, a player that breaks the protocol):
+        raise the first such error, or put the error in that game's place.
+    lockstep : bool, default True
+        Use the batch kernels when every player has one; False plays the games
+        one by one with :func:`game.play`.
+
+    Returns
+    -------
+    list of Transcript (or GameError with ``errors="return"``)
+        Game k's transcript equals ``game.play(learners[k], adversaries[k],
+        rounds=rounds, loss=loss)``'s. In lockstep a game's ``wall_time`` is
+        the batch's time divided evenly among its games; snapshots are not
+        logged (use :func:`game.play` for them).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from learners import Perceptron
+    >>> from adversaries import Replay
+    >>> X = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
+    >>> games = play_batch([Perceptron(), Perceptron(zero_label=-1, update="mistake")],
+    ...                    [Replay(instances=X, labels=[1, -1, 1]) for _ in range(2)],
+    ...                    rounds=10)
+    >>> [(len(t), t.observed("mistakes"), t.observed("updates")) for t in games]
+    [(3, 1, 3), (3, 1, 1)]
+    """
+    learners, adversaries = list(learners), list(adversaries)
+    metas = _check(learners, adversaries, rounds, loss, meta, errors)
+    plan = _plan(learners, adversaries, rounds) if lockstep else None
+    if plan is None:
+        out = []
+        for learner, adversary, m in zip(learners, adversaries, metas, strict=True):
+            try:
+                out.append(play(learner, adversary, rounds=rounds, loss=loss, meta=m))
+            except GameError as exc:
+                if errors == "raise":
+                    raise
+                out.append(exc)
+        return out
+    learner_kernel, source, lengths, (d, dtype) = plan
+    pair = (_path(type(learners[0])), _path(type(adversaries[0])))
+    twin = _twin(learners[0], adversaries[0]) if pair not in _verified else None
+    size = max(1, MEMORY_BUDGET // max(1, max(lengths, default=0) * d * 8))  # at float64
+    shared = {"rounds": int(rounds), "loss": loss, "snapshots": False, "versions": versions()}
+    out = []
+    for lo in range(0, len(learners), size):
+        hi = lo + size
+        out += _lockstep(
+            (learner_kernel, source),
+            learners[lo:hi],
+            adversaries[lo:hi],
+            lengths[lo:hi],
+            (d, dtype),
+            shared,
+            metas[lo:hi],
+        )
+    if twin is not None:
+        _verify(pair, out[0], twin, rounds, loss, metas[0])
+    if errors == "raise":
+        for result in out:
+            if isinstance(result, GameError):
+                raise result
+    return out
+
+
+def _twin(learner: Any, adversary: Any) -> tuple | None:
+    """A copy of the first game's players (generators included), or None if it cannot be made."""
+    try:
+        return copy.deepcopy((learner, adversary))
+    except Exception:
+        return None
+
+
+def _outcome(game: Any) -> tuple:
+    if isinstance(game, GameError):
+        return ("error", str(game))
+    return (game.digest, game.status, game.observed("updates"), game.bound, game.certificate)
+
+
+def _verify(pair: tuple, lockstep_game: Any, twin: tuple, rounds: int, loss: str, meta) -> None:
+    """The first lockstep game of a pair of classes in this process, checked against the engine.
+
+    A kernel copies its players' arithmetic; should a player change and its
+    kernel not follow, this stops the batch rather than let a sweep differ
+    silently from ``game.play``.
+    """
+    try:
+        serial: Any = play(twin[0], twin[1], rounds=rounds, loss=loss, meta=meta)
+    except GameError as exc:
+        serial = exc
+    if _outcome(serial) != _outcome(lockstep_game):
+        raise GameError(
+            f"the lockstep kernels of {pair[0]} against {pair[1]} disagree with game.play "
+            "on the first game of the batch; play with lockstep=False (--no-lockstep) and "
+            "update the kernel in game.sweep"
+        )
+    _verified.add(pair)
+
+
+def _lockstep(kernels, learners, adversaries, lengths, kind, shared, metas) -> list:
+    learner_kernel, source = kernels
+    k_games = len(learners)
+    headers = []
+    for learner, adversary, m in zip(learners, adversaries, metas, strict=True):
+        header = {
+            "learner": describe_player(learner),
+            "adversary": describe_player(adversary),
+            **shared,
+        }
+        if m:
+            header.update(m)
+        headers.append(header)
+    start = time.perf_counter()
+    n_max = max(lengths, default=0)
+    keys = (
+        [source.key(a, n) for a, n in zip(adversaries, lengths, strict=True)] if source.key else []
+    )
+    if keys and keys[0] is not None and all(k == keys[0] for k in keys):
+        drawn = [source.examples(adversaries[0], n_max)] * k_games
+    else:
+        drawn = [source.examples(a, n) for a, n in zip(adversaries, lengths, strict=True)]
+    d, dtype = kind  # a game without rounds gets an empty d-column array, like the others
+    Xs = [
+        got[0] if n else np.empty((0, d), dtype=dtype)
+        for got, n in zip(drawn, lengths, strict=True)
+    ]
+    for X in Xs:
+        X.flags.writeable = False
+    y = np.ones((k_games, n_max), dtype=np.int64)
+    for k, got in enumerate(drawn):
+        y[k, : len(got[1])] = got[1]
+    played = learner_kernel.run(learners, Xs, y, np.asarray(lengths))
+    predictions, updated = played[0], played[1]
+    learner_extras = played[2] if len(played) > 2 else {}
+    share = (time.perf_counter() - start) / max(1, k_games)
+    out: list = []
+    for k, (learner, adversary, n) in enumerate(zip(learners, adversaries, lengths, strict=True)):
+        extras = {}
+        if n:  # round 1 fixes the columns: the learner's, then the adversary's
+            extras = {
+                name: np.array(v[k, :n], dtype=np.float64) for name, v in learner_extras.items()
+            }
+            if len(drawn[k]) > 2:
+                clash = extras.keys() & drawn[k][2].keys()
+                if clash:  # the engine stops such a game on round 1 (its players, spent,
+                    # are left where the whole game took them)
+                    out.append(_extras_clash(adversary, 1, clash))
+                    continue
+                extras.update(
+                    {name: np.array(v[:n], dtype=np.float64) for name, v in drawn[k][2].items()}
+                )
+        transcript = Transcript(
+            header=headers[k],
+            raw_instances=Xs[k] if n else [],  # as the engine records no round
+            predictions=np.array(predictions[k, :n], dtype=np.float64),
+            labels=y[k, :n].astype(np.int8),
+            updated=np.array(updated[k, :n], dtype=bool),
+            extras=extras,
+        )
+        transcript.wall_time = share
+        failure = _settle(transcript, learner, adversary)
+        if failure is not None:
+            transcript.status, transcript.reason = "aborted", str(failure)
+            out.append(failure)
+        else:
+            out.append(transcript)
+    return out

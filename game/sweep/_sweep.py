@@ -1,0 +1,382 @@
+"""Sweeps: one scenario over many seeds and a parameter grid, on any executor.
+
+:func:`sweep` plays the scenario once per seed and grid point and returns a
+:class:`~game.sweep.SweepResult`, a table with one row per game.
+
+**Seeds.** Game ``s`` is exactly the game ``Scenario.play(seed=s)`` plays (the
+game ``python -m game run SCENARIO --seed s`` plays): its learner's and its
+adversary's generators are the two children ``SeedSequence(s).spawn(2)``. So
+every game has its own seed, a row depends on nothing but its scenario, grid
+point and seed, and the table is the same, value for value, from a serial
+run, a process pool of any size or a Dask cluster. A violation is replayed
+from its seed alone. ``seeds=n`` sweeps the seeds 0, …, n − 1; at every grid
+point the same seeds are played, so the points are compared on common random
+numbers.
+
+**Chunks.** Games are sent to the executor in chunks (by default about four
+per worker, at most 256 games each), and workers return one summary row per
+game, never transcripts, unless ``transcripts`` names a folder to write them
+to. Within a chunk the games run in lockstep (:func:`game.sweep.play_batch`)
+when every player has a batch kernel; the rows are identical either way.
+
+**Interrupting.** Ctrl-C stops the sweep cleanly: no new chunk starts, every
+worker of the default pool finishes the game in hand, and the result keeps
+every finished game (``result.interrupted`` is then True).
+
+Examples
+--------
+>>> import game
+>>> result = game.sweep("scenarios/perceptron_separable.toml", seeds=4,
+...                     grid={"adversary.margin": [0.1, 0.2]}, workers=1)
+>>> len(result), result.violations()
+(8, [])
+>>> [(s["adversary.margin"], s["games"], s["mistakes_max"] <= s["bound_min"])
+...  for s in result.summary()]
+[(0.1, 4, True), (0.2, 4, True)]
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import contextlib
+import math
+import numbers
+import os
+import signal
+import threading
+import time
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from game.errors import GameError
+from game.scenario import Scenario, load_scenario
+from game.sweep._grid import grid_points
+from game.sweep._result import SweepResult
+from game.sweep._tasks import (
+    ROW_COLUMNS,
+    ChunkResult,
+    Task,
+    install_stop_handler,
+    play_chunk,
+    reset_stop,
+)
+
+__all__ = ["SweepResult", "parse_seeds", "sweep"]
+
+#: The largest chunk the default chunking makes.
+MAX_CHUNK = 256
+#: Seconds to wait, after Ctrl-C, for the chunks in hand to return their finished games.
+GRACE = 30.0
+
+
+def parse_seeds(seeds: Any) -> list[int]:
+    """The seeds to sweep: ``n`` (0, …, n − 1), an iterable of ints, or text like ``"0:100"``.
+
+    Text is a comma-separated list of seeds and ranges ``A:B`` (B excluded)
+    or ``A:B:STEP``. Seeds are non-negative integers without repeats.
+
+    Examples
+    --------
+    >>> parse_seeds(3), parse_seeds("5,10:13"), parse_seeds(range(0, 6, 2))
+    ([0, 1, 2], [5, 10, 11, 12], [0, 2, 4])
+    >>> parse_seeds("4:x")
+    Traceback (most recent call last):
+    ...
+    game.errors.GameError: seeds: '4:x' is not a seed or a range A:B[:STEP] of seeds
+    """
+    if isinstance(seeds, str):
+        out: list[int] = []
+        for part in seeds.split(","):
+            try:
+                numbers_ = [int(v) for v in part.strip().split(":")]
+            except ValueError:
+                numbers_ = []
+            if len(numbers_) == 1:
+                out.append(numbers_[0])
+            elif len(numbers_) in (2, 3):
+                out.extend(range(*numbers_))
+            else:
+                raise GameError(
+                    f"seeds: {part.strip()!r} is not a seed or a range A:B[:STEP] of seeds"
+                )
+        values: Iterable = out
+    elif isinstance(seeds, numbers.Integral) and not isinstance(seeds, bool):
+        if seeds < 0:
+            raise GameError(f"seeds: expected a non-negative number of seeds, got {seeds}")
+        values = range(int(seeds))
+    else:
+        try:
+            values = list(seeds)
+        except TypeError:
+            raise GameError(
+                f"seeds: expected a number of seeds, an iterable of seeds or text, got {seeds!r}"
+            ) from None
+    result = []
+    for s in values:
+        if isinstance(s, bool) or not isinstance(s, numbers.Integral) or s < 0:
+            raise GameError(f"seeds: every seed must be a non-negative integer, got {s!r}")
+        result.append(int(s))
+    if len(set(result)) != len(result):
+        seen: set[int] = set()
+        dup = next(s for s in result if s in seen or seen.add(s))
+        raise GameError(f"seeds: seed {dup} is given twice")
+    return result
+
+
+def _workers_of(executor: Any) -> int:
+    """How many tasks an executor runs at once, as far as it tells."""
+    n = getattr(executor, "_max_workers", None)
+    if isinstance(n, int) and n > 0:
+        return n
+    client = getattr(executor, "_client", None)  # distributed's ClientExecutor
+    if client is not None:
+        with contextlib.suppress(Exception):
+            return max(1, sum(client.nthreads().values()))
+    return os.cpu_count() or 1
+
+
+def _chunks(points: list, seeds: list[int], size: int, **options) -> list[Task]:
+    tasks = []
+    for point in points:
+        for lo in range(0, len(seeds), size):
+            tasks.append(Task(point=point, seeds=tuple(seeds[lo : lo + size]), **options))
+    return tasks
+
+
+class _Progress:
+    """A rich progress bar on standard error (or nothing)."""
+
+    def __init__(self, total: int, enabled: bool):
+        self.bar = None
+        if not enabled:
+            return
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        self.bar = Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("games"),
+            TimeElapsedColumn(),
+            TimeRemainingColumn(),
+            console=Console(stderr=True),
+            transient=False,
+        )
+        self.task = self.bar.add_task("sweep", total=total)
+        self.violations = 0
+        self.started = False
+
+    def start(self) -> None:
+        """Show the bar (its refresh thread starts here: after the pool's processes)."""
+        if self.bar is not None and not self.started:
+            self.bar.start()
+            self.started = True
+
+    def advance(self, rows: list[dict]) -> None:
+        if self.bar is None:
+            return
+        self.violations += sum(1 for r in rows if r.get("within_bound") is False)
+        note = f"sweep · [red]{self.violations} over the bound[/]" if self.violations else "sweep"
+        self.bar.update(self.task, advance=len(rows), description=note)
+
+    def stop(self) -> None:
+        if self.bar is not None and self.started:
+            self.bar.stop()
+
+
+def sweep(
+    scenario: Scenario | str | os.PathLike,
+    seeds: Any,
+    grid: dict | None = None,
+    executor: cf.Executor | None = None,
+    *,
+    workers: int | None = None,
+    chunk_size: int | None = None,
+    lockstep: bool = True,
+    transcripts: str | os.PathLike | None = None,
+    digests: bool = False,
+    progress: bool = False,
+) -> SweepResult:
+    """Play a scenario once per seed and grid point; return one row per game.
+
+    Parameters
+    ----------
+    scenario : Scenario or path
+        The scenario (a ``.toml`` path is loaded).
+    seeds : int, iterable of int, or str
+        The games' seeds (see :func:`parse_seeds`): game s is
+        ``scenario.play(seed=s)``.
+    grid : dict, optional
+        Parameter grid, key -> list of values, e.g. ``{"adversary.margin":
+        [0.05, 0.1]}`` (see :mod:`game.sweep`). Every point is validated
+        before any game is played.
+    executor : concurrent.futures.Executor, optional
+        Where the chunks run: any executor, e.g. a Dask cluster's
+        ``distributed.Client(address).get_executor()``. By default a process
+        pool of ``workers`` processes, made and shut down here.
+    workers : int, optional
+        Size of the default pool (default: every core); 1 plays in this
+        process. Ignored when ``executor`` is given.
+    chunk_size : int, optional
+        Games per task (default: about four tasks per worker, at most 256).
+    lockstep : bool, default True
+        Play a chunk in lockstep when every player has a batch kernel.
+    transcripts : path, optional
+        A folder to write every game's transcript to (``seed-S.jsonl``, or
+        ``point-P-seed-S.jsonl`` with a grid).
+    digests : bool, default False
+        Add each game's transcript digest to its row.
+    progress : bool, default False
+        Show a progress bar (rich, on standard error).
+
+    Returns
+    -------
+    SweepResult
+
+    Raises
+    ------
+    ScenarioError
+        A bad scenario, grid key or grid value, before any game is played.
+    GameError
+        Bad seeds, workers or chunk size.
+    """
+    if not isinstance(scenario, Scenario):
+        scenario = load_scenario(scenario)
+    seed_list = parse_seeds(seeds)
+    points = grid_points(scenario, grid, first_seed=seed_list[0] if seed_list else None)
+    for name, value in (("workers", workers), ("chunk_size", chunk_size)):
+        if value is not None and (
+            isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1
+        ):
+            raise GameError(f"{name} must be a positive integer, got {value!r}")
+    if executor is not None and not callable(getattr(executor, "submit", None)):
+        raise GameError(f"executor must be a concurrent.futures.Executor, got {executor!r}")
+    if transcripts is not None:
+        transcripts = Path(transcripts)
+        try:
+            transcripts.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise GameError(f"{transcripts}: cannot make the folder: {exc.strerror}") from None
+    serial = executor is None and workers == 1
+    n_workers = (
+        1 if serial else (_workers_of(executor) if executor else workers or os.cpu_count() or 1)
+    )
+    total = len(points) * len(seed_list)
+    size = chunk_size or max(1, min(MAX_CHUNK, math.ceil(len(seed_list) / (4 * n_workers))))
+    tasks = _chunks(
+        points,
+        seed_list,
+        size,
+        lockstep=lockstep,
+        transcripts=None if transcripts is None else str(transcripts),
+        digests=digests,
+    )
+    grid_keys = list(points[0].params)
+    columns = (["point"] if grid else []) + grid_keys + ["seed", *ROW_COLUMNS]
+    columns += ["digest"] if digests else []
+    start = time.perf_counter()
+    done: dict[int, ChunkResult] = {}
+    bar = _Progress(total, progress)
+    try:
+        if serial:
+            interrupted = _run_here(tasks, done, bar)
+        else:
+            interrupted = _run_on(executor, n_workers, tasks, done, bar)
+    finally:
+        bar.stop()
+    rows = [row for i in sorted(done) for row in done[i].rows]
+    if not grid:
+        for row in rows:
+            row.pop("point", None)
+    return SweepResult(
+        rows=rows,
+        columns=columns,
+        points=[p.params for p in points],
+        grid_keys=grid_keys,
+        scenario=str(scenario.source),
+        requested=total,
+        interrupted=interrupted or any(r.interrupted for r in done.values()),
+        lockstep=sum(r.lockstep for r in done.values()),
+        elapsed=time.perf_counter() - start,
+    )
+
+
+def _run_here(tasks: list[Task], done: dict, bar: _Progress) -> bool:
+    """Play the chunks in this process; True when interrupted.
+
+    In the main thread, SIGINT only asks for a stop (as in a pool's workers):
+    the game in hand finishes and its row is kept, so no game whose transcript
+    is complete can miss its row. Elsewhere a KeyboardInterrupt ends the chunk.
+    """
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.getsignal(signal.SIGINT) if main else None
+    if main:
+        install_stop_handler()
+    try:
+        bar.start()
+        for i, task in enumerate(tasks):
+            try:
+                result = play_chunk(task)
+            except KeyboardInterrupt:
+                return True
+            done[i] = result
+            bar.advance(result.rows)
+            if result.interrupted:
+                return True
+        return False
+    finally:
+        if main:
+            signal.signal(signal.SIGINT, previous)
+            reset_stop()
+
+
+def _run_on(executor, n_workers: int, tasks: list[Task], done: dict, bar: _Progress) -> bool:
+    """Play the chunks on an executor (a process pool made here by default)."""
+    own = executor is None
+    if own:
+        executor = cf.ProcessPoolExecutor(max_workers=n_workers, initializer=install_stop_handler)
+    futures: dict[cf.Future, int] = {}
+    interrupted = False
+
+    def collect(future: cf.Future) -> None:
+        result = future.result()
+        done[futures[future]] = result
+        bar.advance(result.rows)
+
+    try:
+        for i, task in enumerate(tasks):
+            futures[executor.submit(play_chunk, task)] = i
+        bar.start()
+        for future in cf.as_completed(futures):
+            collect(future)
+    except KeyboardInterrupt:
+        interrupted = True
+        for future in futures:
+            future.cancel()
+        processes = list((getattr(executor, "_processes", None) or {}).values()) if own else []
+        for process in processes:  # finish the game in hand, then hand back the chunk
+            with contextlib.suppress(OSError):
+                os.kill(process.pid, signal.SIGINT)
+        running = [f for f in futures if not f.cancelled() and futures[f] not in done]
+        with contextlib.suppress(KeyboardInterrupt):  # a second Ctrl-C abandons them
+            cf.wait(running, timeout=GRACE if own else 0)
+        for future in running:
+            if future.done() and not future.cancelled() and future.exception() is None:
+                collect(future)
+        if any(not f.done() for f in running):
+            for process in processes:
+                with contextlib.suppress(Exception):
+                    process.terminate()
+    finally:
+        if own:
+            executor.shutdown(wait=True, cancel_futures=True)
+    return interrupted

@@ -1,0 +1,126 @@
+"""``python -m game selfcheck``: the conformance suite and a seeded fuzz pass, counted.
+
+Runs every conformance check (:mod:`game.testing`) on every registered player,
+then spends a few seconds feeding the referee malformed scenario files and
+damaged transcripts (:mod:`game.testing`), and reports how many of each got the
+right refusal.
+
+Examples
+--------
+>>> from game.testing._selfcheck import selfcheck
+>>> report = selfcheck("scenarios", seconds=0.5, seed=0)
+>>> report.checks_failed, report.fuzz_wrong
+(0, 0)
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from pathlib import Path
+
+import attrs
+import numpy as np
+
+from game.scenario import load_scenario
+from game.testing._checks import registered_checks, run_checks
+from game.testing._fuzz import (
+    check_scenario_refused,
+    check_transcript_refused,
+    damaged_transcript,
+    malformed_scenario,
+)
+
+__all__ = ["SelfcheckReport", "selfcheck"]
+
+
+@attrs.define
+class SelfcheckReport:
+    """What :func:`selfcheck` counted."""
+
+    players: int = 0
+    skipped: dict = attrs.field(factory=dict)
+    checks_run: int = 0
+    checks_failed: int = 0
+    failures: list = attrs.field(factory=list)
+    scenarios_tried: int = 0
+    scenarios_refused: int = 0
+    transcripts_tried: int = 0
+    transcripts_right: int = 0
+    fuzz_failures: list = attrs.field(factory=list)
+
+    @property
+    def fuzz_wrong(self) -> int:
+        """Fuzzed inputs that did not get the right answer."""
+        return (self.scenarios_tried - self.scenarios_refused) + (
+            self.transcripts_tried - self.transcripts_right
+        )
+
+    @property
+    def ok(self) -> bool:
+        """Every check passed and every fuzzed input got the right answer."""
+        return self.checks_failed == 0 and self.fuzz_wrong == 0
+
+
+def selfcheck(folder="scenarios", *, seconds: float = 3.0, seed: int = 0) -> SelfcheckReport:
+    """Run the conformance suite over the registry and a fuzz pass of ``seconds``.
+
+    Parameters
+    ----------
+    folder : path-like
+        Scenarios that tell how to build each adversary (and point learner),
+        and the valid documents the fuzzer mutates.
+    seconds : float
+        Time for the fuzz pass.
+    seed : int
+        Seeds the fuzzer.
+    """
+    report = SelfcheckReport()
+    checks, report.skipped = registered_checks(folder)
+    report.players = len({c.player for c in checks})
+    for result in run_checks(checks):
+        report.checks_run += 1
+        if not result.passed:
+            report.checks_failed += 1
+            report.failures.append(result.message)
+    bases = [None]
+    for path in sorted(Path(folder).glob("*.toml")):
+        try:
+            spec = load_scenario(path).spec
+        except Exception:
+            continue
+        if all(not isinstance(v, dict) or "transcript" not in v for v in spec.values()):
+            bases.append(spec)
+    rng = np.random.default_rng(seed)
+    with tempfile.TemporaryDirectory() as tmp:
+        folder_tmp = Path(tmp)
+        sample = folder_tmp / "sample.jsonl"
+        from adversaries.streams import SeparableStream
+        from game.engine import play
+        from learners.perceptron import Perceptron
+
+        play(
+            Perceptron(),
+            SeparableStream(3, 0.2, rng=np.random.default_rng(seed)),
+            rounds=12,
+            out=sample,
+        )
+        data = sample.read_bytes()
+        deadline = time.perf_counter() + seconds
+        turn = 0
+        while time.perf_counter() < deadline or turn < 2:
+            if turn % 2 == 0:
+                base = bases[int(rng.integers(len(bases)))]
+                text, key = malformed_scenario(rng, base)
+                problem = check_scenario_refused(text, key, folder_tmp)
+                report.scenarios_tried += 1
+                report.scenarios_refused += problem is None
+            else:
+                damaged, how, rounds = damaged_transcript(rng, data)
+                problem = check_transcript_refused(damaged, how, rounds, folder_tmp)
+                report.transcripts_tried += 1
+                report.transcripts_right += problem is None
+            if problem is not None:
+                report.fuzz_failures.append(problem)
+            turn += 1
+    return report

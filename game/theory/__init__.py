@@ -1,0 +1,59 @@
+"""The theory the referee checks games against: certificates, losses, regret,
+the proofs' claims, and the subpackages ``bounds``, ``concepts`` and
+``littlestone``. Pure: it imports nothing from outside itself but
+:mod:`game.errors`.
+"""
+
+from game.theory._certificates import (
+    Certificate,
+    ExpertCertificate,
+    HalfspaceCertificate,
+    certificate_from_dict,
+    first_disagreement,
+    register_certificate,
+)
+from game.theory._losses import (
+    LOSSES,
+    absolute,
+    get_loss,
+    predicted_label,
+    squared,
+    zero_one,
+)
+from game.theory._proofs import (
+    ProofClaims,
+    block_novikoff_claims,
+    margin_perceptron_claims,
+)
+from game.theory._regret import (
+    ExpertRecord,
+    best_expert,
+    best_expert_losses,
+    expert_losses,
+    perfect_experts,
+    regret,
+)
+
+__all__ = [
+    "LOSSES",
+    "Certificate",
+    "ExpertCertificate",
+    "ExpertRecord",
+    "HalfspaceCertificate",
+    "ProofClaims",
+    "absolute",
+    "best_expert",
+    "best_expert_losses",
+    "block_novikoff_claims",
+    "certificate_from_dict",
+    "expert_losses",
+    "first_disagreement",
+    "get_loss",
+    "margin_perceptron_claims",
+    "perfect_experts",
+    "predicted_label",
+    "register_certificate",
+    "regret",
+    "squared",
+    "zero_one",
+]

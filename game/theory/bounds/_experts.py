@@ -1,0 +1,301 @@
+"""Bounds of prediction with expert advice: Halving, Weighted Majority, Exponential Weights.
+
+N is the number of experts. A "mistake" of an expert is a round where the
+sign of its advice (sign(0) = +1) differs from the outcome; its "loss" is the
+game's loss of its advice.
+
+Examples
+--------
+>>> from game.theory.bounds._experts import halving, exponential_weights
+>>> halving(1024).value
+10.0
+>>> round(exponential_weights(16, 3.0, 0.5).value, 4)
+10.8588
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from game.theory.bounds._base import Bound
+
+__all__ = [
+    "EXPONENTIAL_WEIGHTS_SOURCE",
+    "HALVING_SOURCE",
+    "RANDOMIZED_WEIGHTED_MAJORITY_SOURCE",
+    "WEIGHTED_MAJORITY_SOURCE",
+    "constant_experts_lower_bound",
+    "exponential_weights",
+    "exponential_weights_tuned",
+    "halving",
+    "halving_lower_bound",
+    "potential_slack",
+    "randomized_weighted_majority",
+    "weighted_majority",
+]
+
+HALVING_SOURCE = "Abernethy lecture 16 (seed 004), Theorem 16.1"
+HALVING_LOWER_SOURCE = (
+    "Abernethy lecture 16 (seed 004), §16.1.2, the remark after Theorem 16.1: "
+    "the balanced adversary makes the bound tight"
+)
+WEIGHTED_MAJORITY_SOURCE = (
+    "Littlestone & Warmuth 1994, The Weighted Majority Algorithm (WM); the weighting "
+    "that replaces Halving's majority vote in Abernethy lecture 16 (seed 004), end of §16.1.2"
+)
+RANDOMIZED_WEIGHTED_MAJORITY_SOURCE = (
+    "Littlestone & Warmuth 1994, randomized Weighted Majority (WMR); it is the potential "
+    "argument of Abernethy lecture 16 (seed 004), Theorem 16.3, with β = e^(−η) applied to "
+    "the expected mistake, which is linear in the weights"
+)
+EXPONENTIAL_WEIGHTS_SOURCE = "Abernethy lecture 16 (seed 004), Theorem 16.3"
+EXPONENTIAL_WEIGHTS_TUNED_SOURCE = (
+    "Abernethy lecture 16 (seed 004), Corollary 16.4; the tuning η = ln(1 + √(2 ln N / L̃)) "
+    "for L* ≤ L̃ is Freund & Schapire 1997, Lemma 4"
+)
+CONSTANT_EXPERTS_SOURCE = (
+    "Abernethy lecture 16 (seed 004), §16.1.2: an adversary that answers the opposite of "
+    "every prediction; the two constant experts err T times between them"
+)
+
+
+def _check_experts(experts: int) -> int:
+    if isinstance(experts, bool) or not isinstance(experts, int | np.integer) or experts < 1:
+        raise ValueError(f"experts must be an integer ≥ 1, got {experts!r}")
+    return int(experts)
+
+
+def _check_beta(beta: float) -> float:
+    if not 0.0 < beta < 1.0:
+        raise ValueError(f"beta must be in (0, 1), got {beta!r}")
+    return float(beta)
+
+
+def halving(experts: int) -> Bound:
+    """Halving makes at most log₂ N mistakes when a perfect expert exists.
+
+    Parameters
+    ----------
+    experts : int
+        N (for a finite concept class, the number of hypotheses).
+
+    Returns
+    -------
+    Bound
+        ``log₂ N`` on mistakes.
+
+    Examples
+    --------
+    >>> halving(8).value
+    3.0
+    """
+    n = _check_experts(experts)
+    return Bound(
+        math.log2(n),
+        f"mistakes ≤ log₂ N = log₂ {n} when a perfect expert exists",
+        HALVING_SOURCE,
+    )
+
+
+def halving_lower_bound(n: int) -> Bound:
+    """The balanced adversary forces n = log₂ N mistakes on every deterministic learner.
+
+    With N = 2ⁿ experts, expert i advising bit t of its index on round t and the
+    outcome the opposite of each prediction, every round is a mistake and one
+    expert is still perfect after n rounds: Theorem 16.1's log₂ N is tight.
+
+    Examples
+    --------
+    >>> b = halving_lower_bound(10)
+    >>> b.value, b.kind, b.holds(10), b.holds(9)
+    (10.0, 'lower', True, False)
+    """
+    if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 0:
+        raise ValueError(f"n must be a non-negative integer, got {n!r}")
+    return Bound(
+        float(n),
+        f"mistakes ≥ log₂ N = {int(n)} for every deterministic learner, N = 2^{int(n)}",
+        HALVING_LOWER_SOURCE,
+        kind="lower",
+    )
+
+
+def constant_experts_lower_bound(rounds: int) -> Bound:
+    """Against the outcome opposite every prediction, a deterministic learner errs every round.
+
+    With the two constant experts (−1, +1) the better one errs at most
+    ⌊T/2⌋ times, so the learner's regret in mistakes is at least T/2.
+
+    Examples
+    --------
+    >>> constant_experts_lower_bound(20).value
+    20.0
+    """
+    if isinstance(rounds, bool) or not isinstance(rounds, int | np.integer) or rounds < 0:
+        raise ValueError(f"rounds must be a non-negative integer, got {rounds!r}")
+    return Bound(
+        float(rounds),
+        f"mistakes ≥ T = {int(rounds)} for every deterministic learner; "
+        f"the better constant expert errs ≤ {int(rounds) // 2}",
+        CONSTANT_EXPERTS_SOURCE,
+        kind="lower",
+    )
+
+
+def weighted_majority(experts: int, best_mistakes: int, beta: float) -> Bound:
+    """Weighted Majority: M ≤ (log₂ N + m·log₂(1/β)) / log₂(2/(1+β)).
+
+    Every mistake of WM leaves at most (1+β)/2 of the total weight, and the
+    best expert keeps β^m of its weight 1; about 2.41·(m + log₂ N) at β = 1/2.
+
+    Parameters
+    ----------
+    experts : int
+        N.
+    best_mistakes : int
+        m, the mistakes of the best expert on the rounds played.
+    beta : float
+        The factor in (0, 1) that multiplies the weight of a wrong expert.
+
+    Examples
+    --------
+    >>> round(weighted_majority(1024, 5, 0.5).value, 3)
+    36.141
+    """
+    n, b = _check_experts(experts), _check_beta(beta)
+    value = (math.log2(n) + best_mistakes * math.log2(1.0 / b)) / math.log2(2.0 / (1.0 + b))
+    return Bound(
+        value,
+        f"mistakes ≤ (log₂ N + m·log₂(1/β)) / log₂(2/(1+β)) with N = {n}, "
+        f"m = {best_mistakes:g}, β = {b:g}",
+        WEIGHTED_MAJORITY_SOURCE,
+    )
+
+
+def randomized_weighted_majority(experts: int, best_mistakes: int, beta: float) -> Bound:
+    """Randomized Weighted Majority: E[M] ≤ (m·ln(1/β) + ln N) / (1 − β).
+
+    The bound is on the expected number of mistakes, the sum of the per-round
+    probabilities of a mistake, which the learner logs as the extras column
+    ``mistake_probability``.
+
+    Examples
+    --------
+    >>> b = randomized_weighted_majority(16, 2, 0.5)
+    >>> round(b.value, 4), b.quantity
+    (8.3178, 'mistake_probability')
+    """
+    n, b = _check_experts(experts), _check_beta(beta)
+    value = (best_mistakes * math.log(1.0 / b) + math.log(n)) / (1.0 - b)
+    return Bound(
+        value,
+        f"expected mistakes ≤ (m·ln(1/β) + ln N) / (1 − β) with N = {n}, "
+        f"m = {best_mistakes:g}, β = {b:g}",
+        RANDOMIZED_WEIGHTED_MAJORITY_SOURCE,
+        quantity="mistake_probability",
+    )
+
+
+def exponential_weights(experts: int, best_loss: float, eta: float) -> Bound:
+    """Exponential Weights: L_EWA ≤ (η·L_i + ln N) / (1 − e^(−η)) for every expert i.
+
+    The strongest instance takes i the best expert, L_i = L*. The loss takes
+    values in [0, 1] and is convex in the prediction.
+
+    Parameters
+    ----------
+    experts : int
+        N.
+    best_loss : float
+        L*, the least cumulative loss of an expert on the rounds played.
+    eta : float
+        The learning rate η > 0.
+
+    Examples
+    --------
+    >>> round(exponential_weights(2, 0.0, 1.0).value, 4)
+    1.0965
+    """
+    n = _check_experts(experts)
+    if not 0.0 < eta < math.inf:
+        raise ValueError(f"eta must be > 0, got {eta!r}")
+    value = (eta * best_loss + math.log(n)) / -math.expm1(-eta)
+    return Bound(
+        value,
+        f"loss ≤ (η·L* + ln N) / (1 − e^(−η)) with N = {n}, L* = {best_loss:.6g}, η = {eta:.6g}",
+        EXPONENTIAL_WEIGHTS_SOURCE,
+        quantity="loss",
+    )
+
+
+def exponential_weights_tuned(
+    experts: int, best_loss: float, loss_bound: float | None = None
+) -> Bound:
+    """Corollary 16.4: L_EWA ≤ L* + ln N + √(2·L̃·ln N) with η tuned for L̃ ≥ L*.
+
+    The η that gives it is ``learners.experts.tuned_eta(N, L̃)``; with
+    L̃ = L* (the best loss known in advance) it is the corollary as stated.
+    When L* exceeds L̃ the corollary's hypothesis fails and the value is inf.
+
+    Parameters
+    ----------
+    experts : int
+        N.
+    best_loss : float
+        L*, the best expert's cumulative loss.
+    loss_bound : float, optional
+        L̃, the bound on L* that η was tuned for (default: L* itself).
+
+    Examples
+    --------
+    >>> import math
+    >>> b = exponential_weights_tuned(16, 8.0)
+    >>> math.isclose(b.value, 8 + math.log(16) + math.sqrt(16 * math.log(16)))
+    True
+    """
+    n = _check_experts(experts)
+    bound = best_loss if loss_bound is None else loss_bound
+    ln_n = math.log(n)
+    value = best_loss + ln_n + math.sqrt(2.0 * bound * ln_n) if best_loss <= bound else math.inf
+    return Bound(
+        value,
+        f"loss ≤ L* + ln N + √(2·L̃·ln N) with N = {n}, L* = {best_loss:.6g}, L̃ = {bound:.6g}",
+        EXPONENTIAL_WEIGHTS_TUNED_SOURCE,
+        quantity="loss",
+    )
+
+
+def potential_slack(potentials, losses, eta: float) -> np.ndarray:
+    """The proof of Theorem 16.3 round by round: Φ_{t+1} − Φ_t − (1 − e^(−η))·ℓ_t.
+
+    Φ_t = −ln Σ_i exp(−η·L_i^t) is Exponential Weights' potential before round
+    t (Φ_1 = −ln N). Lemma 16.5 and Jensen's inequality give
+    Φ_{t+1} − Φ_t ≥ (1 − e^(−η))·ℓ(ŷ_t, y_t) for a convex loss in [0, 1]: every
+    entry returned is ≥ 0, up to rounding.
+
+    Parameters
+    ----------
+    potentials : array_like
+        Φ_1, Φ_2, …, Φ_{T+1}: T + 1 values (the learner's initial snapshot,
+        then its snapshot after each round).
+    losses : array_like
+        ℓ(ŷ_t, y_t) for t = 1, …, T.
+    eta : float
+        η.
+
+    Examples
+    --------
+    >>> import math
+    >>> phi = [-math.log(2), -math.log(1 + math.exp(-1.0))]   # one round, one expert wrong
+    >>> bool(potential_slack(phi, [0.5], 1.0)[0] >= 0)
+    True
+    """
+    phi = np.asarray(potentials, dtype=np.float64)
+    ell = np.asarray(losses, dtype=np.float64)
+    if phi.shape != (ell.shape[0] + 1,):
+        raise ValueError(
+            f"expected {ell.shape[0] + 1} potentials for {ell.shape[0]} rounds, got {phi.shape}"
+        )
+    return np.diff(phi) + np.expm1(-eta) * ell

@@ -1,0 +1,779 @@
+"""Finite concept classes: ±1 matrices, hypotheses × points.
+
+A :class:`FiniteClass` is the matrix M with M[h, x] the label hypothesis h
+gives point x. Its instances are the point indices 0, …, m − 1 (Python ints).
+Duplicate hypotheses (equal rows) are removed when a class is made, keeping the
+first one and its name; the rows are read-only. Hypothesis h of a class, handed
+over by an adversary, is a :class:`FiniteClassCertificate` that carries the
+row's labels, so a transcript loaded later re-verifies it without the class.
+
+The builders below make the classes of the mistake-bound literature; the ones
+over bit vectors have the 2ⁿ points of {0, 1}ⁿ in the order of
+:func:`bit_vectors` (point i is the binary expansion of i, x1 its most
+significant bit, so point names read ``x1 x2 … xn``):
+
+===============================  =========================  ===========================
+builder                          hypotheses                 Littlestone dimension
+===============================  =========================  ===========================
+``thresholds(n)``                n + 1: x ↦ +1 iff x ≥ θ    ⌊log₂(n + 1)⌋
+``intervals(n)``                 n(n + 1)/2 + 1 (∅ too)     computed: 4, 6, …, 14 for
+                                                            n = 8, 16, …, 256
+``singletons(n)``                n: x ↦ +1 iff x = i        1 (n ≥ 2)
+``all_functions(m)``             2^m                        m
+``parities(n)``                  2ⁿ over {0, 1}ⁿ            n
+``conjunctions(n)``              3ⁿ + 1 (``False`` too)     computed: n + 1 for n ≤ 8
+``monotone_conjunctions(n)``     2ⁿ                         n
+``decision_lists(n, length)``    every list of ≤ length     computed
+                                 rules, deduplicated
+===============================  =========================  ===========================
+
+Each builder refuses a size past its limit (thresholds and singletons 8,192
+points, intervals 512, conjunctions 10 bits, decision lists 6 bits and 2^18
+distinct functions, the other Boolean classes 12 bits), so a scenario's typo
+never asks for terabytes.
+
+Any object with a vectorised ``labels(X)`` over a bool matrix of bit vectors
+(the Boolean concepts of :mod:`game.theory.concepts` among them) becomes a
+finite class over {0, 1}ⁿ with :meth:`FiniteClass.from_concepts`.
+
+Examples
+--------
+>>> from game.theory.concepts._finite import FiniteClass, thresholds
+>>> cls = thresholds(3)
+>>> cls
+FiniteClass('thresholds(3)': 4 hypotheses × 3 points)
+>>> cls.matrix
+array([[ 1,  1,  1],
+       [-1,  1,  1],
+       [-1, -1,  1],
+       [-1, -1, -1]], dtype=int8)
+>>> cls.restrict([1], [-1]).hypothesis_names
+('x ≥ 2', 'x ≥ 3')
+>>> FiniteClass([[1, -1], [1, -1], [-1, 1]]).n_hypotheses   # duplicates removed
+2
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+import attrs
+import numpy as np
+
+from game.theory._certificates import Certificate, register_certificate
+
+__all__ = [
+    "BUILDERS",
+    "MAX_BITS",
+    "FiniteClass",
+    "FiniteClassCertificate",
+    "all_functions",
+    "as_finite_class",
+    "bit_vectors",
+    "build_class",
+    "conjunctions",
+    "decision_lists",
+    "intervals",
+    "monotone_conjunctions",
+    "parities",
+    "point_index",
+    "singletons",
+    "thresholds",
+]
+
+#: The most bits a builder over {0, 1}ⁿ accepts (2ⁿ points).
+MAX_BITS = 12
+#: The most hypotheses a builder makes (decision lists stop with an error past it).
+MAX_HYPOTHESES = 1 << 18
+
+
+def _as_matrix(matrix: Any) -> np.ndarray:
+    """A read-only int8 ±1 matrix from a ±1 (or bool) 2-D array-like."""
+    array = np.asarray(matrix)
+    if array.ndim != 2:
+        raise ValueError(
+            f"a finite class is a 2-D ±1 matrix (hypotheses × points), got shape {array.shape}"
+        )
+    if array.dtype == np.bool_:
+        out = np.where(array, 1, -1).astype(np.int8)
+    else:
+        if array.dtype.kind not in "iuf" or not np.all((array == 1) | (array == -1)):
+            raise ValueError("a finite class's entries must all be +1 or -1 (or bools)")
+        out = array.astype(np.int8)
+    return out
+
+
+def _first_of_each_row(matrix: np.ndarray) -> np.ndarray:
+    """Indices of the first occurrence of each distinct row, in order."""
+    if matrix.shape[0] <= 1:
+        return np.arange(matrix.shape[0])
+    packed = np.packbits(matrix > 0, axis=1)
+    width = packed.shape[1]
+    if width == 0:
+        return np.arange(1)
+    rows = np.ascontiguousarray(packed).view(np.dtype((np.void, width))).ravel()
+    _, first = np.unique(rows, return_index=True)
+    return np.sort(first)
+
+
+def _names(given: Sequence[Any] | None, count: int, prefix: str, what: str) -> tuple[str, ...]:
+    if given is None:
+        return tuple(f"{prefix}{i}" for i in range(count))
+    names = tuple(str(n) for n in given)
+    if len(names) != count:
+        raise ValueError(f"expected {count} {what} names, got {len(names)}")
+    return names
+
+
+@attrs.frozen(eq=False, repr=False, init=False)
+class FiniteClass:
+    """A finite concept class: the ±1 matrix M[h, x], hypotheses × points.
+
+    Parameters
+    ----------
+    matrix : array_like
+        ±1 entries (or bools, True for +1), one row per hypothesis, one
+        column per point. Equal rows are merged (the first is kept).
+    hypothesis_names, point_names : sequence of str, optional
+        Readable names (default ``h0, h1, …`` by the input row and ``0, 1, …``);
+        the names of the rows kept are kept.
+    name : str, optional
+        What the class is, e.g. ``"intervals(8)"``.
+
+    Attributes
+    ----------
+    matrix : numpy.ndarray
+        int8 ±1, read-only, rows distinct.
+    source_rows : numpy.ndarray
+        For each hypothesis kept, its row in the input matrix.
+
+    Examples
+    --------
+    >>> cls = FiniteClass([[1, 1], [1, -1], [1, 1]], point_names=["a", "b"], name="toy")
+    >>> cls.n_hypotheses, cls.n_points, cls.hypothesis_names, cls.source_rows.tolist()
+    (2, 2, ('h0', 'h1'), [0, 1])
+    >>> cls.consistent([1], [-1]).tolist()
+    [False, True]
+    >>> cls.certificate(1).describe()
+    "hypothesis 'h1' (row 1) of 'toy', over 2 points: +−"
+    """
+
+    matrix: np.ndarray
+    hypothesis_names: tuple[str, ...]
+    point_names: tuple[str, ...]
+    name: str
+    source_rows: np.ndarray
+    _cache: dict = attrs.field(factory=dict)
+
+    def __init__(
+        self,
+        matrix: Any,
+        hypothesis_names: Sequence[Any] | None = None,
+        point_names: Sequence[Any] | None = None,
+        name: str = "",
+    ):
+        if hasattr(matrix, "matrix") and not isinstance(matrix, np.ndarray):
+            matrix = matrix.matrix
+        full = _as_matrix(matrix)
+        h_names = _names(hypothesis_names, full.shape[0], "h", "hypothesis")
+        p_names = _names(point_names, full.shape[1], "", "point")
+        keep = _first_of_each_row(full)
+        if keep.size < full.shape[0]:
+            full = full[keep]
+            h_names = tuple(h_names[i] for i in keep)
+        full = np.ascontiguousarray(full)
+        full.flags.writeable = False
+        keep = keep.astype(np.intp)
+        keep.flags.writeable = False
+        self.__attrs_init__(full, h_names, p_names, str(name), keep, {})
+
+    # -- sizes and names -----------------------------------------------------------
+
+    @property
+    def n_hypotheses(self) -> int:
+        """The number of (distinct) hypotheses."""
+        return int(self.matrix.shape[0])
+
+    @property
+    def n_points(self) -> int:
+        """The number of points (instances are 0, …, n_points − 1)."""
+        return int(self.matrix.shape[1])
+
+    def __len__(self) -> int:
+        return self.n_hypotheses
+
+    def __repr__(self) -> str:
+        label = f"{self.name!r}: " if self.name else ""
+        return f"FiniteClass({label}{self.n_hypotheses} hypotheses × {self.n_points} points)"
+
+    def index_of(self, name: str) -> int:
+        """The row of the hypothesis with this name (ValueError when there is none)."""
+        try:
+            return self.hypothesis_names.index(str(name))
+        except ValueError:
+            raise ValueError(f"{self!r} has no hypothesis named {name!r}") from None
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, FiniteClass)
+            and self.matrix.shape == other.matrix.shape
+            and bool(np.array_equal(self.matrix, other.matrix))
+            and self.hypothesis_names == other.hypothesis_names
+            and self.point_names == other.point_names
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __getstate__(self) -> dict:
+        # the cached dimension engine is rebuilt on demand, never pickled
+        return {
+            "matrix": self.matrix,
+            "hypothesis_names": self.hypothesis_names,
+            "point_names": self.point_names,
+            "name": self.name,
+            "source_rows": self.source_rows,
+        }
+
+    def __setstate__(self, state: dict) -> None:
+        for key, value in state.items():
+            object.__setattr__(self, key, value)
+        object.__setattr__(self, "_cache", {})
+
+    # -- restriction ---------------------------------------------------------------
+
+    def _points(self, points: Any) -> np.ndarray:
+        idx = np.asarray(points, dtype=np.int64).reshape(-1)
+        if idx.size and (idx.min() < 0 or idx.max() >= self.n_points):
+            raise IndexError(f"points must be in 0..{self.n_points - 1}, got {points!r}")
+        return idx
+
+    def consistent(self, points: Any = (), labels: Any = ()) -> np.ndarray:
+        """The hypotheses that agree with every labelled point, as a bool mask.
+
+        Parameters
+        ----------
+        points : sequence of int
+            Point indices.
+        labels : sequence of int
+            Their labels, ±1.
+        """
+        idx = self._points(points)
+        y = np.asarray(labels).reshape(-1)
+        if y.shape != idx.shape:
+            raise ValueError(f"{idx.size} points but {y.size} labels")
+        if idx.size == 0:
+            return np.ones(self.n_hypotheses, dtype=bool)
+        return np.all(self.matrix[:, idx] == y, axis=1)
+
+    def restrict(self, points: Any = (), labels: Any = ()) -> FiniteClass:
+        """The class of the hypotheses consistent with the labelled points (same points).
+
+        Examples
+        --------
+        >>> from game.theory.concepts._finite import intervals
+        >>> intervals(4).restrict([0, 3], [1, 1]).hypothesis_names
+        ('[0, 3]',)
+        """
+        return self.subclass(self.consistent(points, labels))
+
+    def subclass(self, rows: Any) -> FiniteClass:
+        """The class of the given hypotheses (a bool mask or indices), names kept."""
+        rows = np.asarray(rows)
+        idx = np.flatnonzero(rows) if rows.dtype == np.bool_ else rows.astype(np.intp)
+        return FiniteClass(
+            self.matrix[idx],
+            [self.hypothesis_names[i] for i in idx],
+            self.point_names,
+            name=self.name,
+        )
+
+    # -- certificates --------------------------------------------------------------
+
+    def certificate(self, h: int, *, realizable: bool = True) -> FiniteClassCertificate:
+        """Hypothesis ``h`` as a certificate (its row of labels, index and name)."""
+        h = int(h)
+        if not 0 <= h < self.n_hypotheses:
+            raise IndexError(f"hypothesis {h} is not in 0..{self.n_hypotheses - 1}")
+        return FiniteClassCertificate(
+            self.matrix[h],
+            index=h,
+            name=self.hypothesis_names[h],
+            class_name=self.name,
+            realizable=realizable,
+        )
+
+    # -- the dimension engine, cached on the class ---------------------------------
+
+    @property
+    def engine(self):
+        """The class's :class:`game.theory.littlestone.LdimEngine` (made once, then shared).
+
+        Every player and function that asks this class for Littlestone
+        dimensions goes through this one engine, so what one computed the next
+        finds in its memo.
+        """
+        engine = self._cache.get("engine")
+        if engine is None:
+            from game.theory.littlestone._engine import LdimEngine
+
+            engine = self._cache["engine"] = LdimEngine(self.matrix)
+        return engine
+
+    # -- files ---------------------------------------------------------------------
+
+    @classmethod
+    def load(cls, path: str | Path, *, name: str | None = None) -> FiniteClass:
+        """Read a class from a ``.npy`` file or a comma-separated ``.csv`` of ±1 entries.
+
+        Raises
+        ------
+        ValueError
+            When the file is not a 2-D ±1 matrix or has another suffix.
+        OSError
+            When it cannot be read.
+        """
+        path = Path(path)
+        if path.suffix == ".npy":
+            matrix = np.load(path, allow_pickle=False)
+        elif path.suffix == ".csv":
+            matrix = np.loadtxt(path, delimiter=",", ndmin=2)
+        else:
+            raise ValueError(
+                f"{path}: a finite class is read from .npy or .csv, not {path.suffix!r}"
+            )
+        return cls(matrix, name=path.name if name is None else name)
+
+    def save(self, path: str | Path) -> Path:
+        """Write the matrix to a ``.npy`` or ``.csv`` file (names are not saved)."""
+        path = Path(path)
+        if path.suffix == ".npy":
+            np.save(path, self.matrix)
+        elif path.suffix == ".csv":
+            np.savetxt(path, self.matrix, fmt="%d", delimiter=",")
+        else:
+            raise ValueError(
+                f"{path}: a finite class is written to .npy or .csv, not {path.suffix!r}"
+            )
+        return path
+
+    # -- from concepts -------------------------------------------------------------
+
+    @classmethod
+    def from_concepts(
+        cls, concepts: Iterable[Any], n: int, *, names: Sequence[str] | None = None, name: str = ""
+    ) -> FiniteClass:
+        """The class over {0, 1}ⁿ of concepts with a vectorised ``labels(X)``.
+
+        Parameters
+        ----------
+        concepts : iterable
+            Objects whose ``labels(X)`` maps a bool matrix of bit vectors (one
+            per row, x1 in column 0) to their labels, ±1 or bool.
+        n : int
+            The number of bits; the points are :func:`bit_vectors` (n).
+        names : sequence of str, optional
+            Default: each concept's ``str``.
+
+        Examples
+        --------
+        >>> class Bit:
+        ...     def __init__(self, i): self.i = i
+        ...     def labels(self, X): return X[:, self.i]
+        ...     def __str__(self): return f"x{self.i + 1}"
+        >>> FiniteClass.from_concepts([Bit(0), Bit(1)], 2).matrix
+        array([[-1, -1,  1,  1],
+               [-1,  1, -1,  1]], dtype=int8)
+        """
+        X = bit_vectors(n)
+        concepts = list(concepts)
+        matrix = np.empty((len(concepts), X.shape[0]), dtype=np.int8)
+        for i, concept in enumerate(concepts):
+            labels = np.asarray(concept.labels(X)).reshape(-1)
+            if labels.shape != (X.shape[0],):
+                raise ValueError(
+                    f"{concept!r}: labels(X) gave {labels.size} labels for {X.shape[0]} points"
+                )
+            matrix[i] = np.where(labels > 0, 1, -1)
+        if names is None:
+            names = [str(c) for c in concepts]
+        return cls(matrix, names, _point_names(n), name=name)
+
+
+def as_finite_class(value: Any) -> FiniteClass:
+    """A player's ``concept_class`` converter: a FiniteClass, or made into one.
+
+    Accepts a :class:`FiniteClass` as it is, and an object with ``.matrix`` or
+    a ±1 matrix (hypotheses × points) as a new class.
+
+    Examples
+    --------
+    >>> as_finite_class([[1, -1], [-1, 1]])
+    FiniteClass(2 hypotheses × 2 points)
+    """
+    if isinstance(value, FiniteClass):
+        return value
+    if value is None:
+        raise TypeError("concept_class is required: a finite class, or its ±1 matrix")
+    return FiniteClass(value)
+
+
+def point_index(x: Any, n_points: int) -> int:
+    """A point instance as a Python int in 0..n_points − 1 (ValueError otherwise).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> point_index(np.int64(2), 3)
+    2
+    >>> point_index(3, 3)
+    Traceback (most recent call last):
+    ...
+    ValueError: point 3 is not in 0..2
+    """
+    if isinstance(x, np.ndarray) and x.ndim == 0 and x.dtype.kind in "iu":
+        x = x.item()
+    if isinstance(x, bool | np.bool_) or not isinstance(x, int | np.integer):
+        raise ValueError(f"a point instance is an integer index, got {x!r}")
+    x = int(x)
+    if not 0 <= x < n_points:
+        raise ValueError(f"point {x} is not in 0..{n_points - 1}")
+    return x
+
+
+def _row_string(row: np.ndarray) -> str:
+    return "".join("+" if v > 0 else "−" for v in row)
+
+
+def _parse_row(text: str) -> np.ndarray:
+    table = {"+": 1, "-": -1, "−": -1}
+    try:
+        return np.array([table[ch] for ch in text], dtype=np.int8)
+    except KeyError as exc:
+        raise ValueError(f"a row of labels is a string of + and −, got {exc.args[0]!r}") from None
+
+
+def _as_row(value: Any) -> np.ndarray:
+    row = np.asarray(value)
+    if row.ndim != 1:
+        raise ValueError(f"a hypothesis's row is 1-D, got shape {row.shape}")
+    out = _as_matrix(row[None, :])[0].copy()
+    out.flags.writeable = False
+    return out
+
+
+@register_certificate
+@attrs.frozen(eq=False)
+class FiniteClassCertificate(Certificate):
+    """Hypothesis h of a finite class: its row of labels, with its index and name.
+
+    The row itself is stored, so a transcript read back re-verifies the
+    certificate without the class. Instances are point indices.
+
+    Parameters
+    ----------
+    row : array_like
+        The hypothesis's label (±1) on every point of the class.
+    index : int, optional
+        Its row in the class.
+    name, class_name : str, optional
+        Readable names of the hypothesis and of the class.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> c = FiniteClassCertificate([1, -1, 1], index=2, name="h2")
+    >>> c.labels(np.array([0, 1])).tolist(), c.agrees([2, 1], [1, 1]).tolist()
+    ([1, -1], [True, False])
+    >>> from game.theory._certificates import certificate_from_dict
+    >>> certificate_from_dict(c.to_dict()) == c
+    True
+    """
+
+    kind: ClassVar[str] = "finite-class"
+    row: np.ndarray = attrs.field(converter=_as_row)
+    index: int | None = attrs.field(default=None)
+    name: str = attrs.field(default="")
+    class_name: str = attrs.field(default="")
+
+    def labels(self, instances) -> np.ndarray:
+        idx = np.asarray(instances)
+        if idx.dtype.kind not in "iu":
+            if idx.size and not np.all(np.mod(idx, 1) == 0):
+                raise ValueError("finite-class instances are point indices (integers)")
+            idx = idx.astype(np.int64)
+        if idx.size and (idx.min() < 0 or idx.max() >= self.row.size):
+            raise IndexError(f"points must be in 0..{self.row.size - 1}")
+        return self.row[idx]
+
+    def describe(self) -> str:
+        who = f"hypothesis {self.name!r}" if self.name else "a hypothesis"
+        where = f" (row {self.index})" if self.index is not None else ""
+        of = f" of {self.class_name!r}" if self.class_name else ""
+        shown = _row_string(self.row[:32]) + ("…" if self.row.size > 32 else "")
+        return f"{who}{where}{of}, over {self.row.size} points: {shown}"
+
+    def params(self) -> dict[str, Any]:
+        return {
+            "row": _row_string(self.row).replace("−", "-"),
+            "index": self.index,
+            "name": self.name,
+            "class_name": self.class_name,
+        }
+
+    @classmethod
+    def from_params(cls, params, realizable):
+        return cls(
+            _parse_row(params["row"]),
+            index=params.get("index"),
+            name=params.get("name", ""),
+            class_name=params.get("class_name", ""),
+            realizable=realizable,
+        )
+
+    def __eq__(self, other):
+        return (
+            type(other) is type(self)
+            and self.realizable == other.realizable
+            and self.index == other.index
+            and self.name == other.name
+            and np.array_equal(self.row, other.row)
+        )
+
+    __hash__ = None
+
+
+# -- builders ------------------------------------------------------------------------
+
+
+def _count(value: Any, what: str, low: int, high: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise TypeError(f"{what} must be an integer, got {value!r}")
+    if value < low or (high is not None and value > high):
+        span = f"≥ {low}" if high is None else f"between {low} and {high}"
+        raise ValueError(f"{what} must be an integer {span}, got {value!r}")
+    return int(value)
+
+
+def bit_vectors(n: int) -> np.ndarray:
+    """The 2ⁿ points of {0, 1}ⁿ as a bool matrix: row i is i in binary, x1 first.
+
+    Examples
+    --------
+    >>> bit_vectors(2).astype(int).tolist()
+    [[0, 0], [0, 1], [1, 0], [1, 1]]
+    """
+    n = _count(n, "n", 0, MAX_BITS)
+    i = np.arange(1 << n)
+    return ((i[:, None] >> np.arange(n - 1, -1, -1)) & 1).astype(bool)
+
+
+def _point_names(n: int) -> list[str]:
+    return [format(i, f"0{n}b") if n else "()" for i in range(1 << n)]
+
+
+def thresholds(n: int) -> FiniteClass:
+    """Thresholds on the points 0, …, n − 1: h_θ(x) = +1 iff x ≥ θ, θ = 0, …, n.
+
+    Its Littlestone dimension is ⌊log₂(n + 1)⌋ (binary search on θ).
+
+    Examples
+    --------
+    >>> thresholds(2).hypothesis_names
+    ('x ≥ 0', 'x ≥ 1', 'x ≥ 2')
+    """
+    n = _count(n, "n", 0, 8192)
+    x = np.arange(n)
+    theta = np.arange(n + 1)
+    matrix = np.where(x[None, :] >= theta[:, None], 1, -1).astype(np.int8)
+    return FiniteClass(matrix, [f"x ≥ {t}" for t in theta], name=f"thresholds({n})")
+
+
+def intervals(n: int) -> FiniteClass:
+    """Intervals [a, b] ∩ {0, …, n − 1} with a ≤ b, and the empty interval first.
+
+    n(n + 1)/2 + 1 hypotheses, ordered (a, b) lexicographically after ∅.
+
+    Examples
+    --------
+    >>> intervals(3).hypothesis_names
+    ('∅', '[0, 0]', '[0, 1]', '[0, 2]', '[1, 1]', '[1, 2]', '[2, 2]')
+    """
+    n = _count(n, "n", 0, 512)
+    a, b = np.triu_indices(n)
+    x = np.arange(n)
+    inside = (x[None, :] >= a[:, None]) & (x[None, :] <= b[:, None])
+    matrix = np.concatenate([np.full((1, n), -1, np.int8), np.where(inside, 1, -1).astype(np.int8)])
+    names = ["∅"] + [f"[{i}, {j}]" for i, j in zip(a.tolist(), b.tolist(), strict=True)]
+    return FiniteClass(matrix, names, name=f"intervals({n})")
+
+
+def singletons(n: int) -> FiniteClass:
+    """Singletons on n points: h_i(x) = +1 iff x = i (no empty hypothesis).
+
+    Its Littlestone dimension is 1 for n ≥ 2 (Shalev-Shwartz & Ben-David §21.1.1,
+    Example 21.3): one mistake reveals i.
+    """
+    n = _count(n, "n", 1, 8192)
+    matrix = np.where(np.eye(n, dtype=bool), 1, -1).astype(np.int8)
+    return FiniteClass(matrix, [f"x = {i}" for i in range(n)], name=f"singletons({n})")
+
+
+def all_functions(m: int) -> FiniteClass:
+    """All 2^m labellings of m points (row i labels point j by bit j of i, +1 for 1).
+
+    Its Littlestone dimension is m.
+    """
+    m = _count(m, "m", 0, 20)
+    i = np.arange(1 << m)
+    matrix = np.where((i[:, None] >> np.arange(m)) & 1, 1, -1).astype(np.int8)
+    names = [_row_string(r) if m else "()" for r in matrix]
+    return FiniteClass(matrix, names, name=f"all_functions({m})")
+
+
+def parities(n: int) -> FiniteClass:
+    """Parities over {0, 1}ⁿ: h_S(x) = +1 iff Σ_{i∈S} x_i is odd, for every S ⊆ {1, …, n}.
+
+    2ⁿ hypotheses (S = ∅ is the constant −1); Littlestone dimension n.
+    """
+    n = _count(n, "n", 0, MAX_BITS)
+    X = bit_vectors(n).astype(np.int64)
+    S = bit_vectors(n).astype(np.int64)
+    odd = (S @ X.T) % 2 == 1
+    names = [" ⊕ ".join(f"x{j + 1}" for j in np.flatnonzero(s)) or "0" for s in S]
+    return FiniteClass(
+        np.where(odd, 1, -1).astype(np.int8), names, _point_names(n), name=f"parities({n})"
+    )
+
+
+def conjunctions(n: int) -> FiniteClass:
+    """Conjunctions of literals over {0, 1}ⁿ (seed 003, §2), the empty one and ``False`` too.
+
+    Each variable appears positive, negated or not at all (3ⁿ conjunctions, the
+    empty one being ``True``), plus the contradictory conjunctions, all equal to
+    ``False`` (the elimination algorithm's starting hypothesis): 3ⁿ + 1.
+    """
+    n = _count(n, "n", 0, 10)
+    X = bit_vectors(n)
+    matrix = np.ones((1, 1 << n), dtype=bool)
+    names = [""]
+    for j in range(n):
+        col = X[:, j]
+        matrix = np.concatenate([matrix, matrix & col, matrix & ~col])
+        names = (
+            names + [_and(s, f"x{j + 1}") for s in names] + [_and(s, f"¬x{j + 1}") for s in names]
+        )
+    matrix = np.concatenate([matrix, np.zeros((1, 1 << n), dtype=bool)])
+    names = [s or "True" for s in names] + ["False"]
+    return FiniteClass(matrix, names, _point_names(n), name=f"conjunctions({n})")
+
+
+def _and(a: str, b: str) -> str:
+    return f"{a} ∧ {b}" if a else b
+
+
+def monotone_conjunctions(n: int) -> FiniteClass:
+    """Conjunctions of positive literals over {0, 1}ⁿ: 2ⁿ of them (``True`` the empty one).
+
+    Littlestone dimension n: seed 003's adversary forces n mistakes, and 2ⁿ
+    hypotheses allow no more than log₂ 2ⁿ = n.
+    """
+    n = _count(n, "n", 0, MAX_BITS)
+    X = bit_vectors(n)
+    matrix = np.ones((1, 1 << n), dtype=bool)
+    names = [""]
+    for j in range(n):
+        matrix = np.concatenate([matrix, matrix & X[:, j]])
+        names = names + [_and(s, f"x{j + 1}") for s in names]
+    return FiniteClass(
+        matrix, [s or "True" for s in names], _point_names(n), name=f"monotone_conjunctions({n})"
+    )
+
+
+def decision_lists(n: int, length: int) -> FiniteClass:
+    """Decision lists over {0, 1}ⁿ with at most ``length`` rules before the default (seed 003).
+
+    A list ``if ℓ1 then b1 elif ℓ2 then b2 … else b`` labels x by the first
+    rule whose literal ℓ_i (x_j or ¬x_j) is true, else by b. Lists computing
+    the same function are one hypothesis, named by the shortest list found
+    first (rules added in the order x1, ¬x1, x2, …, label + before −).
+
+    Examples
+    --------
+    >>> decision_lists(1, 1).hypothesis_names
+    ('+', '−', 'if x1 then − else +', 'if ¬x1 then − else +')
+    """
+    n = _count(n, "n", 0, 6)
+    length = _count(length, "length", 0, 64)
+    X = bit_vectors(n)
+    literals = []
+    for j in range(n):
+        literals.append((f"x{j + 1}", X[:, j]))
+        literals.append((f"¬x{j + 1}", ~X[:, j]))
+    rows = [np.ones(1 << n, dtype=bool), np.zeros(1 << n, dtype=bool)]
+    names = ["+", "−"]
+    seen = {r.tobytes(): i for i, r in enumerate(rows)}
+    frontier = list(range(2))
+    for _ in range(length):
+        if not frontier:
+            break
+        grown = []
+        for f in frontier:
+            tail = rows[f]
+            tail_name = names[f]
+            for lit, fires in literals:
+                for b, sign in ((True, "+"), (False, "−")):
+                    row = np.where(fires, b, tail)
+                    key = row.tobytes()
+                    if key in seen:
+                        continue
+                    seen[key] = len(rows)
+                    rows.append(row)
+                    names.append(_prepend(lit, sign, tail_name))
+                    grown.append(len(rows) - 1)
+                    if len(rows) > MAX_HYPOTHESES:
+                        raise ValueError(f"decision_lists({n}, {length}) has too many hypotheses")
+        frontier = grown
+    return FiniteClass(
+        np.array(rows), names, _point_names(n), name=f"decision_lists({n}, {length})"
+    )
+
+
+def _prepend(literal: str, sign: str, tail: str) -> str:
+    if tail in ("+", "−"):
+        return f"if {literal} then {sign} else {tail}"
+    return f"if {literal} then {sign} el{tail}"
+
+
+#: Builders by name, for scenario files and the command line.
+BUILDERS: dict[str, Callable[..., FiniteClass]] = {
+    "thresholds": thresholds,
+    "intervals": intervals,
+    "singletons": singletons,
+    "all_functions": all_functions,
+    "parities": parities,
+    "conjunctions": conjunctions,
+    "monotone_conjunctions": monotone_conjunctions,
+    "decision_lists": decision_lists,
+}
+
+
+def build_class(builder: str, *args: Any, **kwargs: Any) -> FiniteClass:
+    """Call the builder named ``builder`` (a key of :data:`BUILDERS`).
+
+    Examples
+    --------
+    >>> build_class("decision_lists", 2, length=1)
+    FiniteClass('decision_lists(2, 1)': 6 hypotheses × 4 points)
+    >>> build_class("interval", 4)
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown class builder 'interval'; expected one of thresholds, intervals, ...
+    """
+    fn = BUILDERS.get(builder)
+    if fn is None:
+        raise ValueError(
+            f"unknown class builder {builder!r}; expected one of {', '.join(BUILDERS)}"
+        )
+    return fn(*args, **kwargs)

@@ -1,0 +1,35 @@
+"""The Littlestone dimension: the exact ``ldim`` (a bitset engine), ``vcdim``,
+shattered trees and the §21.4 halfspace tree, and tree files.
+"""
+
+from game.theory.littlestone._engine import LdimEngine
+from game.theory.littlestone._trees import (
+    MAX_HALFSPACE_DEPTH,
+    halfspace_tree,
+    is_shattered,
+    ldim,
+    ldim_plain,
+    littlestone_tree,
+    read_tree,
+    tree_children,
+    tree_depth,
+    tree_root,
+    vcdim,
+    write_tree,
+)
+
+__all__ = [
+    "MAX_HALFSPACE_DEPTH",
+    "LdimEngine",
+    "halfspace_tree",
+    "is_shattered",
+    "ldim",
+    "ldim_plain",
+    "littlestone_tree",
+    "read_tree",
+    "tree_children",
+    "tree_depth",
+    "tree_root",
+    "vcdim",
+    "write_tree",
+]

@@ -1,0 +1,18 @@
+"""The record of a game: :class:`Transcript` and :class:`Round`, the JSON Lines
+file (writer and reader) and the digest.
+"""
+
+from game.transcript._digest import canonical, digest_columns
+from game.transcript._reader import read_transcript
+from game.transcript._transcript import FORMAT, VERSION, Round, Transcript, TranscriptWriter
+
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "Round",
+    "Transcript",
+    "TranscriptWriter",
+    "canonical",
+    "digest_columns",
+    "read_transcript",
+]

@@ -1,0 +1,536 @@
+"""Transcripts: every round of a game, in columns, and their JSON Lines files.
+
+A :class:`Transcript` holds one column per field of the round (instances,
+predictions, labels, updated, and the players' extras), never an object per
+round; ``len``, indexing and iteration give :class:`Round` records on demand.
+
+On disk a transcript is JSON Lines: a header line (``"type": "header"``), one
+line per round, and a footer line (``"type": "footer"``) with the certificate,
+the totals and the digest. :class:`TranscriptWriter` streams the file while the
+game runs; :meth:`Transcript.load` reads it back. Rows of
+``pandas.read_json(path, lines=True)`` with a non-null ``t`` are the rounds.
+
+Examples
+--------
+>>> import numpy as np
+>>> from game import play
+>>> from learners import Perceptron
+>>> from adversaries import SeparableStream
+>>> tr = play(Perceptron(), SeparableStream(3, 0.2, 1.0, np.random.default_rng(0)), rounds=50)
+>>> len(tr), tr[0].t, int(tr.mistakes.sum()) == int(tr.cumulative_mistakes()[-1])
+(50, 1, True)
+>>> tr.summary()["within_bound"]
+True
+"""
+
+from __future__ import annotations
+
+import json
+import operator
+import os
+import platform
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import attrs
+import numpy as np
+
+from game.errors import GameError
+from game.theory._certificates import Certificate
+from game.theory._losses import get_loss
+from game.theory.bounds import Bound
+from game.transcript._digest import canonical, digest_columns
+
+__all__ = ["FORMAT", "VERSION", "Round", "Transcript", "TranscriptWriter", "jsonable"]
+
+FORMAT = "online-learning-games/transcript"
+VERSION = 1
+_FLUSH_EVERY = 64
+
+
+def jsonable(value: Any) -> Any:
+    """``value`` with numpy arrays and scalars turned into JSON-ready Python values."""
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [jsonable(v) for v in value]
+    return value
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equality of instances and snapshots that may hold numpy arrays."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    return bool(np.array_equal(a, b))
+
+
+@attrs.frozen
+class Round:
+    """One round of a game, as recorded.
+
+    Attributes
+    ----------
+    t : int
+        The round's number, from 1.
+    instance : object
+        What the adversary presented.
+    prediction : float
+        The learner's prediction in [-1, 1].
+    label : int
+        The adversary's label, ±1.
+    mistake : bool
+        sign(prediction) != label, with sign(0) = +1.
+    loss : float
+        The game's loss on the round.
+    updated : bool
+        Whether the learner's state changed.
+    extras : dict
+        Per-round numbers the players logged.
+    snapshot : dict or None
+        The learner's proof quantities after the round, when logged.
+    """
+
+    t: int
+    instance: Any = attrs.field(eq=attrs.cmp_using(eq=_same))
+    prediction: float
+    label: int
+    mistake: bool
+    loss: float
+    updated: bool
+    extras: dict = attrs.field(factory=dict)
+    snapshot: dict | None = attrs.field(default=None, eq=attrs.cmp_using(eq=_same))
+
+
+def _stack(instances: list):
+    """Instances stacked into one array when they share a shape, else the list itself."""
+    if isinstance(instances, np.ndarray):  # already one row per round (lockstep games)
+        return instances
+    if not instances:
+        return np.empty((0,))
+    try:
+        stacked = np.asarray(instances)
+    except ValueError:
+        return list(instances)
+    if stacked.dtype == object:
+        return list(instances)
+    return stacked
+
+
+@attrs.define(eq=False)
+class Transcript:
+    """The record of one game, column by column.
+
+    Build one with :func:`game.play` or :meth:`Transcript.load`; the
+    constructor takes the columns as they are.
+
+    Parameters
+    ----------
+    header : dict
+        Format, players and their parameters, seed, loss, scenario, versions.
+    raw_instances : list
+        One instance per round, as presented.
+    predictions, labels, updated : numpy.ndarray
+        Float64, int8 and bool columns.
+    extras : dict of str to numpy.ndarray
+        Per-round numbers logged by the players' ``extras()``.
+    snapshots : dict of str to list, or None
+        The learner's ``snapshot()`` after each round, when logged.
+    certificate : Certificate or None
+        What the adversary handed over.
+    certificate_verified : bool or None
+        True when a realizable certificate agreed with every round; None for a
+        comparator or no certificate.
+    bound, lower_bound : Bound or None
+        The learner's theorem and what the adversary claims to force.
+    status : str
+        ``"complete"``, ``"aborted"`` (with ``reason``) or ``"incomplete"``.
+    """
+
+    header: dict
+    raw_instances: list
+    predictions: np.ndarray
+    labels: np.ndarray
+    updated: np.ndarray
+    extras: dict = attrs.field(factory=dict)
+    snapshots: dict | None = None
+    certificate: Certificate | None = None
+    certificate_verified: bool | None = None
+    bound: Bound | None = None
+    lower_bound: Bound | None = None
+    status: str = "complete"
+    reason: str | None = None
+    wall_time: float = 0.0
+    initial_snapshot: dict | None = None
+    _cache: dict = attrs.field(factory=dict, init=False, repr=False)
+
+    # -- columns ---------------------------------------------------------------
+    def __len__(self) -> int:
+        return int(self.labels.shape[0])
+
+    @property
+    def instances(self):
+        """All instances stacked along axis 0 (a list when their shapes differ)."""
+        if "instances" not in self._cache:
+            self._cache["instances"] = _stack(self.raw_instances)
+        return self._cache["instances"]
+
+    @property
+    def loss_name(self) -> str:
+        """The name of the game's loss."""
+        return self.header.get("loss", "zero-one")
+
+    @property
+    def mistakes(self) -> np.ndarray:
+        """Boolean column: sign(p) != y with sign(0) = +1."""
+        return (self.predictions >= 0) != (self.labels > 0)
+
+    @property
+    def losses(self) -> np.ndarray:
+        """Float column: the game's loss on each round."""
+        return np.asarray(get_loss(self.loss_name)(self.predictions, self.labels), dtype=float)
+
+    @property
+    def updates(self) -> np.ndarray:
+        """Boolean column: did the learner's state change (same as ``updated``)."""
+        return self.updated
+
+    def cumulative_mistakes(self) -> np.ndarray:
+        """Mistakes made up to and including each round."""
+        return np.cumsum(self.mistakes, dtype=np.int64)
+
+    def cumulative_updates(self) -> np.ndarray:
+        """Updates made up to and including each round."""
+        return np.cumsum(self.updated, dtype=np.int64)
+
+    def expert_losses(self, t: int | None = None, *, loss: str | None = None, matrix=None):
+        """Expert game: every expert's cumulative loss after round t (see :mod:`game.theory`)."""
+        from game.theory._regret import expert_losses
+
+        return expert_losses(self, t, loss=loss, matrix=matrix)
+
+    def regret(self, *, loss: str | None = None, matrix=None) -> np.ndarray:
+        """Expert game: regret against the best expert after each round (see :mod:`game.theory`)."""
+        from game.theory._regret import regret
+
+        return regret(self, loss=loss, matrix=matrix)
+
+    def best_expert(self, *, loss: str | None = None, matrix=None) -> np.ndarray:
+        """Expert game: the best expert in hindsight after each round (see :mod:`game.theory`)."""
+        from game.theory._regret import best_expert
+
+        return best_expert(self, loss=loss, matrix=matrix)
+
+    def snapshot(self, key: str) -> np.ndarray:
+        """The logged snapshot values of ``key``, one per round (after its update)."""
+        if not self.snapshots:
+            raise GameError("this transcript has no snapshots; play with snapshots=True")
+        if key not in self.snapshots:
+            raise GameError(f"no snapshot {key!r}; logged: {', '.join(self.snapshots)}")
+        return np.asarray(self.snapshots[key], dtype=float)
+
+    def observed(self, quantity: str) -> float:
+        """The total of ``quantity`` over the game: mistakes, updates, loss or an extras column."""
+        if quantity == "mistakes":
+            return int(self.mistakes.sum())
+        if quantity == "updates":
+            return int(self.updated.sum())
+        if quantity == "loss":
+            return float(self.losses.sum())
+        if quantity in self.extras:
+            return float(np.sum(self.extras[quantity]))
+        raise GameError(f"transcript has no quantity {quantity!r}")
+
+    def proof_claims(self, certificate=None, **options):
+        """Block–Novikoff's two claims on every update round (see :mod:`game.theory`).
+
+        Needs snapshots of w and a halfspace certificate (the transcript's by default).
+        """
+        from game.theory._proofs import block_novikoff_claims
+
+        return block_novikoff_claims(self, certificate, **options)
+
+    # -- rounds ----------------------------------------------------------------
+    def __getitem__(self, index: int | slice):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        index = operator.index(index)
+        n = len(self)
+        i = index + n if index < 0 else index
+        if not 0 <= i < n:
+            raise IndexError(f"round index {index} out of range for {n} rounds")
+        p = float(self.predictions[i])
+        y = int(self.labels[i])
+        snap = None
+        if self.snapshots:
+            snap = {k: v[i] for k, v in self.snapshots.items()}
+        return Round(
+            t=i + 1,
+            instance=self.raw_instances[i],
+            prediction=p,
+            label=y,
+            mistake=(p >= 0) != (y > 0),
+            loss=float(get_loss(self.loss_name)(p, y)),
+            updated=bool(self.updated[i]),
+            extras={k: v[i].item() for k, v in self.extras.items()},
+            snapshot=snap,
+        )
+
+    def __iter__(self) -> Iterator[Round]:
+        for i in range(len(self)):
+            yield self[i]
+
+    # -- identity --------------------------------------------------------------
+    def _digest_columns(self):
+        inst = self.instances
+        columns = [
+            ("instances", inst),
+            ("predictions", self.predictions),
+            ("labels", self.labels),
+            ("updated", self.updated),
+        ]
+        columns += [(f"extras.{k}", self.extras[k]) for k in sorted(self.extras)]
+        return columns
+
+    @property
+    def digest(self) -> str:
+        """SHA-256 of the rounds' canonical form (see :mod:`game.transcript`)."""
+        if "digest" not in self._cache:
+            self._cache["digest"] = digest_columns(self._digest_columns())
+        return self._cache["digest"]
+
+    def first_difference(self, other: Transcript) -> int | None:
+        """The number of the first round where two transcripts differ, or None.
+
+        Rounds are compared on their canonical form; when one game is a prefix
+        of the other, the first round only one of them has is returned.
+        """
+        n = min(len(self), len(other))
+        first = None
+        for (_name, a), (_, b) in zip(
+            self._digest_columns(), other._digest_columns(), strict=False
+        ):
+            a, b = a[:n], b[:n]
+            if isinstance(a, list) or isinstance(b, list):
+                diff = [i for i in range(n) if not np.array_equal(canonical(a[i]), canonical(b[i]))]
+            else:
+                ca, cb = canonical(a), canonical(b)
+                if ca.shape != cb.shape:
+                    diff = [0] if n else []
+                else:
+                    axes = tuple(range(1, ca.ndim))
+                    diff = np.flatnonzero(np.any(ca != cb, axis=axes) if axes else ca != cb)
+            if len(diff):
+                first = int(diff[0]) if first is None else min(first, int(diff[0]))
+        if self._extras_keys() != other._extras_keys() and n:
+            first = 0 if first is None else first
+        if first is None and len(self) != len(other):
+            first = n
+        return None if first is None else first + 1
+
+    def _extras_keys(self):
+        return sorted(self.extras)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Transcript):
+            return NotImplemented
+        return (
+            self.digest == other.digest
+            and self.status == other.status
+            and self.certificate == other.certificate
+            and self.bound == other.bound
+            and self.lower_bound == other.lower_bound
+        )
+
+    __hash__ = None
+
+    # -- summary ---------------------------------------------------------------
+    @property
+    def within_bound(self) -> bool | None:
+        """Whether the learner's bound held (None when it has none)."""
+        if self.bound is None:
+            return None
+        return self.bound.holds(self.observed(self.bound.quantity))
+
+    def summary(self) -> dict[str, Any]:
+        """The game at a glance: counts beside the bound, certificate, time and digest."""
+        learner = self.header.get("learner", {}).get("name")
+        adversary = self.header.get("adversary", {}).get("name")
+        out: dict[str, Any] = {
+            "learner": learner,
+            "adversary": adversary,
+            "rounds": len(self),
+            "mistakes": self.observed("mistakes"),
+            "updates": self.observed("updates"),
+            "loss": self.observed("loss"),
+            "loss_name": self.loss_name,
+            "bound": None if self.bound is None else self.bound.value,
+            "bound_quantity": None if self.bound is None else self.bound.quantity,
+            "theorem": None if self.bound is None else self.bound.theorem,
+            "source": None if self.bound is None else self.bound.source,
+            "within_bound": self.within_bound,
+            "lower_bound": None if self.lower_bound is None else self.lower_bound.value,
+            "forced": None
+            if self.lower_bound is None
+            else self.lower_bound.holds(self.observed(self.lower_bound.quantity)),
+            "certificate": None if self.certificate is None else self.certificate.describe(),
+            "certificate_realizable": None
+            if self.certificate is None
+            else self.certificate.realizable,
+            "certificate_verified": self.certificate_verified,
+            "status": self.status,
+            "wall_time": self.wall_time,
+            "digest": self.digest,
+        }
+        if self.reason:
+            out["reason"] = self.reason
+        return out
+
+    def _repr_html_(self) -> str:
+        """Jupyter's view: the summary table, then the first and last rounds (:mod:`game.viz`)."""
+        from game.viz._html import transcript_html
+
+        return transcript_html(self)
+
+    # -- files -----------------------------------------------------------------
+    def footer(self) -> dict[str, Any]:
+        """The footer line's content."""
+        return {
+            "type": "footer",
+            "status": self.status,
+            "reason": self.reason,
+            "rounds": len(self),
+            "mistakes": self.observed("mistakes"),
+            "updates": self.observed("updates"),
+            "loss": self.observed("loss"),
+            "certificate": None if self.certificate is None else self.certificate.to_dict(),
+            "certificate_verified": self.certificate_verified,
+            "bound": None if self.bound is None else self.bound.to_dict(),
+            "lower_bound": None if self.lower_bound is None else self.lower_bound.to_dict(),
+            "wall_time": self.wall_time,
+            "digest": self.digest,
+        }
+
+    def save(self, path: str | os.PathLike) -> Path:
+        """Write the whole transcript as JSON Lines (header, rounds, footer)."""
+        writer = TranscriptWriter(path, self.header, self.initial_snapshot)
+        snaps = self.snapshots
+        for i, x in enumerate(self.raw_instances):
+            writer.round(
+                i + 1,
+                x,
+                float(self.predictions[i]),
+                int(self.labels[i]),
+                bool(self.updated[i]),
+                {k: v[i] for k, v in snaps.items()} if snaps else None,
+                {k: v[i].item() for k, v in self.extras.items()} if self.extras else None,
+            )
+        writer.close(self.footer())
+        return writer.path
+
+    @classmethod
+    def load(cls, path: str | os.PathLike, *, allow_incomplete: bool = False) -> Transcript:
+        """Read a JSON Lines transcript back.
+
+        Parameters
+        ----------
+        path : path-like
+            The file.
+        allow_incomplete : bool, default False
+            Accept a file without its footer (a run that died), keeping every
+            complete round; a torn last line is dropped.
+
+        Raises
+        ------
+        TranscriptError
+            Naming the file and line: a corrupt or out-of-order line, a missing
+            footer (unless allowed), a digest that does not match the rounds.
+        """
+        from game.transcript._reader import read_transcript
+
+        return read_transcript(cls, Path(path), allow_incomplete=allow_incomplete)
+
+
+def versions() -> dict[str, str]:
+    """Versions of the interpreter and packages that shape a game's numbers."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    out = {"python": platform.python_version(), "numpy": np.__version__}
+    try:
+        out["online-learning-games"] = version("online-learning-games")
+    except PackageNotFoundError:
+        out["online-learning-games"] = "unknown"
+    return out
+
+
+class TranscriptWriter:
+    """Streams a transcript to JSON Lines while the game runs.
+
+    The header is written and flushed at once; round lines are flushed every
+    64 rounds and at the end, so a run killed mid-game keeps all but its last
+    few rounds. :meth:`close` writes the footer.
+
+    Parameters
+    ----------
+    path : path-like
+        The file to write (its folder is created).
+    header : dict
+        The header line's content (``type`` and ``format`` are added).
+    initial_snapshot : dict, optional
+        The learner's snapshot before round 1.
+    """
+
+    def __init__(self, path, header: dict, initial_snapshot: dict | None = None):
+        self.path = Path(path)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._file = open(self.path, "w", encoding="utf-8")
+        except OSError as exc:
+            raise GameError(f"{self.path}: cannot write the transcript: {exc.strerror}") from None
+        line = {"type": "header", "format": FORMAT, "version": VERSION, **header}
+        if initial_snapshot is not None:
+            line["initial_snapshot"] = jsonable(initial_snapshot)
+        self._file.write(json.dumps(line, allow_nan=False) + "\n")
+        self._file.flush()
+        self._pending: list[str] = []
+        self._loss = get_loss(header.get("loss", "zero-one"))
+        self.closed = False
+
+    def round(self, t, x, p, y, updated, snapshot=None, extras=None) -> None:
+        """Queue round t's line (written at the next flush)."""
+        line = {
+            "t": t,
+            "x": jsonable(x),
+            "p": p,
+            "y": y,
+            "mistake": (p >= 0) != (y > 0),
+            "loss": float(self._loss(p, y)),
+            "updated": updated,
+        }
+        if extras:
+            line["extras"] = jsonable(extras)
+        if snapshot is not None:
+            line["snapshot"] = jsonable(snapshot)
+        self._pending.append(json.dumps(line))
+        if len(self._pending) >= _FLUSH_EVERY:
+            self.flush()
+
+    def flush(self) -> None:
+        """Write queued lines and flush them to the operating system."""
+        if self._pending:
+            self._file.write("\n".join(self._pending) + "\n")
+            self._pending.clear()
+        self._file.flush()
+
+    def close(self, footer: dict) -> None:
+        """Write the footer and close the file."""
+        if self.closed:
+            return
+        self.flush()
+        self._file.write(json.dumps(jsonable(footer)) + "\n")
+        self._file.close()
+        self.closed = True

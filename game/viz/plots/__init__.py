@@ -1,0 +1,45 @@
+"""Figures of games, proofs, sweeps and trees (the optional extra ``plot``: matplotlib).
+
+Every function returns a :class:`matplotlib.figure.Figure` and never calls
+``show()``; write one with :func:`save_figure` (PNG, SVG or PDF by the suffix),
+or from the command line with ``python -m game plot TRANSCRIPT --kind KIND``.
+
+- :func:`plot_mistakes`: cumulative mistakes against the bounds (any game);
+- :func:`plot_regret`: losses and regret against the bound (expert games);
+- :func:`plot_potential`: the proof's potential against its inequality (snapshots);
+- :func:`plot_sweep`: a sweep's mistakes per grid point against the bound;
+- :func:`draw_tree`: a Littlestone tree with the path an adversary walked.
+
+Examples
+--------
+>>> import numpy as np
+>>> from game import play
+>>> from game.viz.plots import plot_mistakes
+>>> from learners import Perceptron
+>>> from adversaries import SeparableStream
+>>> tr = play(Perceptron(), SeparableStream(5, 0.1, 1.0, np.random.default_rng(0)), rounds=300)
+>>> len(plot_mistakes(tr).axes)
+1
+"""
+
+from game.viz.plots._by_kind import KINDS, figure_for
+from game.viz.plots._figure import figure_bytes, new_figure, save_figure
+from game.viz.plots._mistakes import plot_mistakes
+from game.viz.plots._potential import plot_potential, potential_kind
+from game.viz.plots._regret import plot_regret
+from game.viz.plots._sweep import plot_sweep
+from game.viz.plots._tree import draw_tree
+
+__all__ = [
+    "KINDS",
+    "draw_tree",
+    "figure_bytes",
+    "figure_for",
+    "new_figure",
+    "plot_mistakes",
+    "plot_potential",
+    "plot_regret",
+    "plot_sweep",
+    "potential_kind",
+    "save_figure",
+]

@@ -1,0 +1,60 @@
+"""One transcript, one figure, by name: what ``python -m game plot --kind`` draws.
+
+Examples
+--------
+>>> import numpy as np
+>>> from game import play
+>>> from learners import Perceptron
+>>> from adversaries import SeparableStream
+>>> tr = play(Perceptron(), SeparableStream(4, 0.1, 1.0, np.random.default_rng(0)), rounds=100)
+>>> len(figure_for(tr, "mistakes").axes)
+1
+>>> figure_for(tr, "regret")
+Traceback (most recent call last):
+...
+game.errors.GameError: the regret figure needs a game of prediction with expert advice ...
+"""
+
+from __future__ import annotations
+
+from game.errors import GameError
+
+__all__ = ["KINDS", "figure_for"]
+
+#: The figures of a transcript, by name.
+KINDS = ("mistakes", "regret", "potential", "tree")
+
+
+def figure_for(transcript, kind: str):
+    """The ``kind`` figure of a transcript (one of :data:`KINDS`).
+
+    ``"tree"`` draws the Littlestone tree the game's adversary walked, rebuilt
+    from the scenario recorded in the transcript's header.
+
+    Raises
+    ------
+    GameError
+        For an unknown kind, or a transcript the figure does not apply to.
+    """
+    from game.viz.plots._mistakes import plot_mistakes
+    from game.viz.plots._potential import plot_potential
+    from game.viz.plots._regret import plot_regret
+
+    if kind == "mistakes":
+        return plot_mistakes(transcript)
+    if kind == "regret":
+        return plot_regret(transcript)
+    if kind == "potential":
+        return plot_potential(transcript)
+    if kind == "tree":
+        from game.viz.plots._kinds import walked_tree
+        from game.viz.plots._tree import draw_tree
+
+        tree = walked_tree(transcript)
+        if tree is None:
+            raise GameError(
+                "the tree figure needs a game against an adversary that walks a Littlestone "
+                "tree, played from a scenario (its header records how to rebuild the tree)"
+            )
+        return draw_tree(tree, transcript=transcript)
+    raise GameError(f"unknown figure {kind!r}; expected one of {', '.join(KINDS)}")

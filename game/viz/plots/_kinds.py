@@ -1,0 +1,166 @@
+"""What kind of game a transcript holds, as the figures need to know.
+
+A transcript names its players in its header; the registry (never a module path
+from the file) turns a name back into a class, whose ``presents`` (an
+adversary) and ``plays`` (a learner) say what instances the game was played on.
+
+A game is one of **prediction with expert advice** when its certificate names an
+expert (:class:`~game.theory.ExpertCertificate`), when its adversary
+presents advice vectors, or when its learner plays nothing but advice vectors
+and points of a finite class (Halving, Weighted Majority, Exponential Weights).
+
+Examples
+--------
+>>> import numpy as np
+>>> from game import play
+>>> from learners import Perceptron
+>>> from adversaries import SeparableStream
+>>> tr = play(Perceptron(), SeparableStream(3, 0.2, 1.0, np.random.default_rng(0)), rounds=20)
+>>> is_expert_game(tr), instance_kind(tr)
+(False, 'vector')
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from game.errors import GameError
+from game.theory._certificates import ExpertCertificate
+
+__all__ = [
+    "concept_matrix",
+    "expert_count",
+    "instance_kind",
+    "is_expert_game",
+    "player_class",
+    "player_name",
+    "player_params",
+    "scenario_of",
+    "walked_tree",
+]
+
+_EXPERT_KINDS = frozenset({"advice", "point"})
+
+
+def player_name(transcript, role: str) -> str:
+    """The registry name of the learner or adversary recorded in the header."""
+    return str((transcript.header.get(role) or {}).get("name", role))
+
+
+def player_params(transcript, role: str) -> dict:
+    """The recorded constructor parameters of the learner or adversary."""
+    params = (transcript.header.get(role) or {}).get("params", {})
+    return params if isinstance(params, dict) else {}
+
+
+def player_class(transcript, role: str) -> type | None:
+    """The registered class of a recorded player, or None when the name is not registered."""
+    from game.players._registry import lookup
+
+    name = player_name(transcript, role)
+    if ":" in name:  # an unregistered player, recorded by its import path: never imported
+        return None
+    try:
+        return lookup(name)
+    except GameError:
+        return None
+
+
+def instance_kind(transcript) -> str | None:
+    """The kind of instance the game was played on (see ``game.players.INSTANCE_KINDS``).
+
+    The adversary's ``presents`` when the registry knows it, else None.
+    """
+    cls = player_class(transcript, "adversary")
+    kind = getattr(cls, "presents", None)
+    return kind if isinstance(kind, str) else None
+
+
+def is_expert_game(transcript) -> bool:
+    """Whether the game is one of prediction with expert advice (see the module's text)."""
+    if isinstance(transcript.certificate, ExpertCertificate):
+        return True
+    if instance_kind(transcript) == "advice":
+        return True
+    plays: Any = getattr(player_class(transcript, "learner"), "plays", None)
+    return isinstance(plays, frozenset) and bool(plays) and plays <= _EXPERT_KINDS
+
+
+def expert_count(transcript, matrix=None) -> int:
+    """N: the rows of ``matrix``, else the length of the first advice vector."""
+    if matrix is not None:
+        return int(np.shape(matrix)[0])
+    if len(transcript) == 0:
+        raise GameError("the game has no rounds: the number of experts is unknown")
+    shape = np.shape(transcript.raw_instances[0])
+    if len(shape) != 1:
+        raise GameError(
+            "the instances are not advice vectors; for a game over a finite class "
+            "pass the class's matrix (matrix=cls.matrix)"
+        )
+    return int(shape[0])
+
+
+def scenario_of(transcript):
+    """The scenario a transcript's header records (its spec, as data), or None.
+
+    A game played from a scenario file keeps the scenario's tables in its
+    header; they are validated again here, so players are named only through
+    the registry. Data files are looked for beside the recorded scenario path.
+    """
+    from game.scenario import scenario_from_dict
+
+    meta = transcript.header.get("scenario")
+    if not isinstance(meta, dict) or not isinstance(meta.get("spec"), dict):
+        return None
+    try:
+        return scenario_from_dict(meta["spec"], source=Path(str(meta.get("path", "<scenario>"))))
+    except GameError:
+        return None
+
+
+def concept_matrix(transcript):
+    """The ±1 matrix of the finite class a game was played over, or None.
+
+    Read from the scenario recorded in the header: its ``[concept_class]``
+    table, else a ``concept_class`` parameter of the learner or the adversary.
+    """
+    scenario = scenario_of(transcript)
+    if scenario is None:
+        return None
+    try:
+        if "concept_class" in scenario.spec:
+            cls = scenario.concept_class()
+        else:
+            cls = None
+            for role in ("learner", "adversary"):
+                if "concept_class" in scenario.spec.get(role, {}):
+                    cls = scenario.player_spec(role)[1]["concept_class"]
+                    break
+    except GameError:
+        return None
+    if cls is None:
+        return None
+    matrix = np.asarray(getattr(cls, "matrix", cls))
+    return matrix if matrix.ndim == 2 else None
+
+
+def walked_tree(transcript):
+    """The tree the game's adversary walked (a ``networkx.DiGraph``), rebuilt from its scenario.
+
+    None when the game has no recorded scenario or its adversary holds no tree.
+    """
+    import networkx as nx
+
+    scenario = scenario_of(transcript)
+    if scenario is None:
+        return None
+    try:
+        _, adversary = scenario.build(transcript.header.get("seed"))
+    except GameError:
+        return None
+    tree = getattr(adversary, "tree", None)
+    return tree if isinstance(tree, nx.DiGraph) else None
