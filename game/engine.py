@@ -35,7 +35,7 @@ from game.theory._losses import get_loss
 from game.theory.bounds import Bound
 from game.transcript._transcript import Transcript, TranscriptWriter, versions
 
-__all__ = ["play"]
+__all__ = ["game_header", "play"]
 
 _ndarray = np.ndarray
 _STAGES = {
@@ -93,6 +93,55 @@ def _extras_clash(adversary: Any, t: int, keys) -> ProtocolError:
     )
 
 
+def game_header(
+    learner: Any,
+    adversary: Any,
+    *,
+    rounds: int,
+    loss: str,
+    snapshots: bool = False,
+    meta: dict | None = None,
+    shared: dict | None = None,
+) -> dict[str, Any]:
+    """The transcript header of a game: the one place it is built.
+
+    Parameters
+    ----------
+    learner, adversary : object
+        The players, described by registry name and parameters.
+    rounds : int
+        The most rounds of the game.
+    loss : str
+        The loss that grades every round.
+    snapshots : bool, default False
+        Whether the learner's snapshots are logged.
+    meta : dict, optional
+        Extra entries (a scenario's path, spec and seed), added last.
+    shared : dict, optional
+        ``versions`` already read for a batch of games (read once per batch).
+
+    Examples
+    --------
+    >>> from learners import Perceptron
+    >>> from adversaries import Replay
+    >>> h = game_header(Perceptron(), Replay(instances=[[1.0]], labels=[1]), rounds=3,
+    ...                 loss="zero-one")
+    >>> h["learner"]["name"], h["adversary"]["name"], h["rounds"]
+    ('perceptron', 'replay', 3)
+    """
+    header: dict[str, Any] = {
+        "learner": describe_player(learner),
+        "adversary": describe_player(adversary),
+        "rounds": int(rounds),
+        "loss": loss,
+        "snapshots": bool(snapshots),
+        "versions": (shared or {}).get("versions") or versions(),
+    }
+    if meta:
+        header.update(meta)
+    return header
+
+
 def play(
     learner: Any,
     adversary: Any,
@@ -146,16 +195,9 @@ def play(
     if isinstance(rounds, bool) or not isinstance(rounds, numbers.Integral) or rounds < 0:
         raise GameError(f"rounds must be a non-negative integer, got {rounds!r}")
     get_loss(loss)
-    header: dict[str, Any] = {
-        "learner": describe_player(learner),
-        "adversary": describe_player(adversary),
-        "rounds": int(rounds),
-        "loss": loss,
-        "snapshots": bool(snapshots),
-        "versions": versions(),
-    }
-    if meta:
-        header.update(meta)
+    header = game_header(
+        learner, adversary, rounds=rounds, loss=loss, snapshots=snapshots, meta=meta
+    )
 
     snap_fn = getattr(learner, "snapshot", None) if snapshots else None
     if snapshots and snap_fn is None:

@@ -36,7 +36,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
-__all__ = ["Adversary", "History", "Learner"]
+__all__ = ["INSTANCE_KINDS", "Adversary", "History", "Learner"]
+
+#: The kinds of instance a game can be played on. A learner class declares the
+#: kinds it plays in ``plays`` (a frozenset); an adversary class the kind it
+#: presents in ``presents``.
+INSTANCE_KINDS = {
+    "vector": "a real vector (numpy float array)",
+    "bits": "a bit vector in {0, 1}^n (numpy bool or uint8 array)",
+    "advice": "the N experts' advice, a vector in [-1, 1]^N",
+    "point": "an int, the index of a point of a finite concept class",
+}
 
 
 @runtime_checkable

@@ -411,15 +411,8 @@ class Scenario:
         ):
             raise GameError(f"rounds must be an integer from 0 to {MAX_ROUNDS}, got {rounds!r}")
         learner, adversary = self.build(seed)
-        spec = dict(self.spec)
-        spec.pop("expect", None)
-        if seed is not None:
-            spec["seed"] = seed
-        if rounds is not None:
-            spec["rounds"] = rounds
-        if snapshots is not None:
-            spec["snapshots"] = snapshots
-        meta = {"seed": spec.get("seed", 0), "scenario": {"path": str(self.source), "spec": spec}}
+        meta = self.meta(seed=seed, rounds=rounds, snapshots=snapshots)
+        spec = meta["scenario"]["spec"]
         transcript = play(
             learner,
             adversary,
@@ -436,6 +429,24 @@ class Scenario:
             if failures:
                 raise ExpectationError(f"{self.source}: " + "; ".join(failures))
         return transcript
+
+    def meta(
+        self, *, seed: int | None = None, rounds: int | None = None, snapshots: bool | None = None
+    ) -> dict[str, Any]:
+        """The header entries a game of this scenario records: its seed, path and spec.
+
+        The spec is the scenario's without ``[expect]``, with the overrides written in,
+        so the header alone says which game was played.
+        """
+        spec = dict(self.spec)
+        spec.pop("expect", None)
+        if seed is not None:
+            spec["seed"] = seed
+        if rounds is not None:
+            spec["rounds"] = rounds
+        if snapshots is not None:
+            spec["snapshots"] = snapshots
+        return {"seed": spec.get("seed", 0), "scenario": {"path": str(self.source), "spec": spec}}
 
     def check(self, transcript: Transcript, *, exact: bool = True) -> list[str]:
         """The ``[expect]`` entries the transcript fails, each as a sentence."""

@@ -16,7 +16,6 @@ from game.players._params import (
 from game.players._registry import (
     BUILTIN,
     ENTRY_POINT_GROUP,
-    INSTANCE_KINDS,
     describe_player,
     learners_for,
     lookup,
@@ -31,7 +30,6 @@ __all__ = [
     "BUILTIN",
     "DATA_SUFFIXES",
     "ENTRY_POINT_GROUP",
-    "INSTANCE_KINDS",
     "data_field",
     "describe_player",
     "generator",

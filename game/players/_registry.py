@@ -30,11 +30,11 @@ import attrs
 import numpy as np
 
 from game.errors import GameError, UnknownPlayerError
+from game.protocol import INSTANCE_KINDS
 
 __all__ = [
     "BUILTIN",
     "ENTRY_POINT_GROUP",
-    "INSTANCE_KINDS",
     "describe_player",
     "learners_for",
     "lookup",
@@ -45,15 +45,6 @@ __all__ = [
     "role_of",
 ]
 
-#: The kinds of instance a game can be played on. A learner class declares the
-#: kinds it plays in ``plays`` (a frozenset); an adversary class the kind it
-#: presents in ``presents``.
-INSTANCE_KINDS = {
-    "vector": "a real vector (numpy float array)",
-    "bits": "a bit vector in {0, 1}^n (numpy bool or uint8 array)",
-    "advice": "the N experts' advice, a vector in [-1, 1]^N",
-    "point": "an int, the index of a point of a finite concept class",
-}
 
 ENTRY_POINT_GROUP = "online_learning_games.players"
 

@@ -100,10 +100,7 @@ class Point:
 
     def meta(self, seed: int) -> dict:
         """The header entries :meth:`Scenario.play` records for game ``seed``."""
-        spec = dict(self.spec)
-        spec.pop("expect", None)
-        spec["seed"] = seed
-        return {"seed": seed, "scenario": {"path": str(self.scenario.source), "spec": spec}}
+        return self.scenario.meta(seed=seed)
 
 
 def _describe(params: dict) -> str:

@@ -61,9 +61,8 @@ from typing import Any
 import attrs
 import numpy as np
 
-from game.engine import _extras_clash, _settle, play
+from game.engine import _extras_clash, _settle, game_header, play
 from game.errors import GameError
-from game.players._registry import describe_player
 from game.theory._losses import get_loss
 from game.transcript._transcript import Transcript, versions
 
@@ -403,16 +402,12 @@ def _verify(pair: tuple, lockstep_game: Any, twin: tuple, rounds: int, loss: str
 def _lockstep(kernels, learners, adversaries, lengths, kind, shared, metas) -> list:
     learner_kernel, source = kernels
     k_games = len(learners)
-    headers = []
-    for learner, adversary, m in zip(learners, adversaries, metas, strict=True):
-        header = {
-            "learner": describe_player(learner),
-            "adversary": describe_player(adversary),
-            **shared,
-        }
-        if m:
-            header.update(m)
-        headers.append(header)
+    headers = [
+        game_header(
+            learner, adversary, rounds=shared["rounds"], loss=shared["loss"], meta=m, shared=shared
+        )
+        for learner, adversary, m in zip(learners, adversaries, metas, strict=True)
+    ]
     start = time.perf_counter()
     n_max = max(lengths, default=0)
     keys = (

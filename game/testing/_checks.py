@@ -33,8 +33,8 @@ import numpy as np
 
 from game.engine import play
 from game.errors import CertificateError, GameError, ProtocolError
-from game.players._registry import INSTANCE_KINDS, lookup, role_of
-from game.protocol import History
+from game.players._registry import lookup, role_of
+from game.protocol import INSTANCE_KINDS, History
 
 __all__ = [
     "Check",

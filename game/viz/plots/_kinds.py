@@ -70,7 +70,7 @@ def player_class(transcript, role: str) -> type | None:
 
 
 def instance_kind(transcript) -> str | None:
-    """The kind of instance the game was played on (see ``game.players.INSTANCE_KINDS``).
+    """The kind of instance the game was played on (see ``game.protocol.INSTANCE_KINDS``).
 
     The adversary's ``presents`` when the registry knows it, else None.
     """
