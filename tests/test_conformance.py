@@ -10,14 +10,14 @@ from pathlib import Path
 import pytest
 
 from game.players import BUILTIN, lookup, role_of
-from game.testing import registered_checks
+from game.testing import parametrize_with_checks, registered_checks
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 CHECKS, SKIPPED = registered_checks(SCENARIOS)
 RUN: list[str] = []
 
 
-@pytest.mark.parametrize("check", CHECKS, ids=[c.id for c in CHECKS])
+@parametrize_with_checks(CHECKS)
 def test_conformance(check):
     check()
     RUN.append(check.id)

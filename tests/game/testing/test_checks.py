@@ -161,3 +161,39 @@ def test_random_learner_is_a_fair_coin():
     learner = RandomLearner(np.random.default_rng(0))
     guesses = [learner.predict(None) for _ in range(2000)]
     assert 900 < guesses.count(1.0) < 1100
+
+
+def test_each_check_is_a_public_function_that_fails_alone():
+    from game import testing
+
+    class Wild(Base):
+        def predict(self, x):
+            return 2.0
+
+    with pytest.raises(CheckFailure, match=r"Wild: predictions: .*round 1: predict returned 2\.0"):
+        testing.check_learner_predictions(lambda rng: Wild(), "vector")
+    testing.check_learner_predictions(lambda rng: Perceptron(), "vector")
+    names = [n for n in testing.__all__ if n.startswith(("check_learner_", "check_adversary_"))]
+    assert len(names) == 14
+    for name in names:
+        assert callable(getattr(testing, name)) and getattr(testing, name).__doc__, name
+
+
+def test_check_learner_yields_the_public_checks_by_name():
+    from game import testing
+
+    checks = list(check_learner(lambda rng: Perceptron(), kinds=["vector"]))
+    suffixes = {c.name.removesuffix("[vector]") for c in checks}
+    public = {
+        n.removeprefix("check_learner_") for n in testing.__all__ if n.startswith("check_learner_")
+    }
+    assert suffixes == public
+
+
+def test_parametrize_with_checks_names_each_test_by_its_check():
+    from game.testing import parametrize_with_checks
+
+    checks = list(check_adversary(lambda rng: SeparableStream(3, 0.2, rng=rng)))
+    mark = parametrize_with_checks(checks).mark
+    assert mark.args[0] == "check" and list(mark.args[1]) == checks
+    assert mark.kwargs["ids"] == [f"separable-stream:{c.name}" for c in checks]

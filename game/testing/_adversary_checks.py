@@ -1,0 +1,150 @@
+"""The conformance checks of an adversary, each a public function.
+
+Every ``check_adversary_*`` function takes a *factory* (``factory(rng)``
+returns a fresh adversary); it returns None when the adversary passes and
+raises :class:`~game.testing.CheckFailure` with a sentence when it falls
+short. The games are played against :class:`~game.testing.RandomLearner`,
+and the claimed lower bound against deterministic learners.
+
+Examples
+--------
+>>> import numpy as np
+>>> from game.testing import check_adversary_certificate, check_adversary_lower_bound
+>>> from adversaries import HalvingLowerBound
+>>> check_adversary_certificate(lambda rng: HalvingLowerBound(16))
+>>> check_adversary_lower_bound(lambda rng: HalvingLowerBound(16))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from game.players._registry import learners_for, lookup, role_of
+from game.protocol import INSTANCE_KINDS
+from game.testing._failure import fail, play_or_fail
+from game.testing._learner_checks import pickle_mid_game
+from game.testing._reference import RandomLearner, player_name
+
+__all__ = [
+    "ADVERSARY_CHECKS",
+    "check_adversary_certificate",
+    "check_adversary_declares",
+    "check_adversary_labels",
+    "check_adversary_lower_bound",
+    "check_adversary_pickling",
+    "check_adversary_same_seed",
+]
+
+Factory = Callable[[np.random.Generator], Any]
+
+
+def _name(factory: Factory) -> str:
+    return player_name(factory(np.random.default_rng(0)))
+
+
+def _random(seed: int) -> RandomLearner:
+    return RandomLearner(np.random.default_rng(seed))
+
+
+def check_adversary_declares(factory: Factory) -> None:
+    """``presents`` is an instance kind and the class has ``instance`` and ``label``."""
+    probe = factory(np.random.default_rng(0))
+    name = player_name(probe)
+    if getattr(probe, "presents", None) not in INSTANCE_KINDS:
+        raise fail(name, "declares", f"`presents` must be one of {sorted(INSTANCE_KINDS)}")
+    if role_of(type(probe)) != "adversary":
+        raise fail(name, "declares", "has no instance/label")
+
+
+def check_adversary_labels(factory: Factory) -> None:
+    """Labels are ±1 and instances are accepted by the engine, against random learners."""
+    name = _name(factory)
+    for seed in range(3):
+        play_or_fail(_random(seed), factory(np.random.default_rng(9)), name, "labels")
+
+
+def check_adversary_certificate(factory: Factory) -> None:
+    """A realizable certificate agrees with every label, over random learners."""
+    name = _name(factory)
+    for seed in range(5):
+        tr = play_or_fail(
+            _random(100 + seed), factory(np.random.default_rng(10 + seed)), name, "certificate"
+        )
+        cert = tr.certificate
+        if cert is not None and cert.realizable and tr.certificate_verified is not True:
+            raise fail(name, "certificate", "a realizable certificate was not verified")
+
+
+def check_adversary_same_seed(factory: Factory) -> None:
+    """One seed gives one game."""
+    name = _name(factory)
+    a, b = (
+        play_or_fail(_random(1), factory(np.random.default_rng(11)), name, "same_seed")
+        for _ in range(2)
+    )
+    if a.first_difference(b) is not None:
+        raise fail(name, "same_seed", f"differs at round {a.first_difference(b)}")
+
+
+def check_adversary_pickling(factory: Factory) -> None:
+    """An adversary pickled mid-game continues exactly as the original."""
+    pickle_mid_game(_random(2), factory(np.random.default_rng(12)), _name(factory))
+
+
+def check_adversary_lower_bound(factory: Factory, learners: list | None = None) -> None:
+    """A claimed lower bound is forced on every deterministic learner of its kind.
+
+    Parameters
+    ----------
+    factory : callable
+        ``factory(rng)`` returns a fresh adversary.
+    learners : list of callables, optional
+        ``learner_factory(rng)`` for the learners to force it on (default: every
+        registered deterministic learner that plays the adversary's ``presents``
+        kind, built with no arguments, or with the adversary's ``concept_class``
+        for points).
+    """
+    adversary = factory(np.random.default_rng(13))
+    name = player_name(adversary)
+    if getattr(adversary, "lower_bound", None) is None or adversary.lower_bound() is None:
+        return
+    for make in learners if learners is not None else _deterministic_learners(adversary):
+        learner = make(np.random.default_rng(14))
+        tr = play_or_fail(learner, factory(np.random.default_rng(13)), name, "lower_bound", 10**6)
+        if not tr.lower_bound.holds(tr.observed(tr.lower_bound.quantity)):
+            raise fail(
+                name,
+                "lower_bound",
+                f"forced only {tr.observed(tr.lower_bound.quantity):g} "
+                f"{tr.lower_bound.quantity} on {player_name(learner)}, "
+                f"claims ≥ {tr.lower_bound.value:g}",
+            )
+
+
+def _deterministic_learners(adversary) -> list[Factory]:
+    kind = adversary.presents
+    makers = []
+    for learner_name in learners_for(kind, deterministic=True):
+        cls = lookup(learner_name)
+        if kind == "point":
+            cls_ = getattr(adversary, "concept_class", None)
+            if cls_ is None:
+                continue
+            makers.append(lambda rng, cls=cls, c=cls_: cls(concept_class=c))
+        else:
+            makers.append(lambda rng, cls=cls: cls())
+    return makers
+
+
+#: The adversary checks, by the name a :class:`~game.testing.Check` carries.
+ADVERSARY_CHECKS: dict[str, Callable[..., None]] = {
+    "declares": check_adversary_declares,
+    "labels": check_adversary_labels,
+    "certificate": check_adversary_certificate,
+    "same_seed": check_adversary_same_seed,
+    "pickling": check_adversary_pickling,
+    "lower_bound": check_adversary_lower_bound,
+}
