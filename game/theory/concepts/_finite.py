@@ -62,7 +62,7 @@ from typing import Any, ClassVar
 import attrs
 import numpy as np
 
-from game.theory._certificates import Certificate, register_certificate
+from game.theory._certificates import Certificate
 
 __all__ = [
     "BUILDERS",
@@ -463,7 +463,6 @@ def _as_row(value: Any) -> np.ndarray:
     return out
 
 
-@register_certificate
 @attrs.frozen(eq=False)
 class FiniteClassCertificate(Certificate):
     """Hypothesis h of a finite class: its row of labels, with its index and name.
