@@ -316,7 +316,7 @@ class FiniteClass:
         """
         engine = self._cache.get("engine")
         if engine is None:
-            from game.theory.littlestone._engine import LdimEngine
+            from game.theory._ldim_engine import LdimEngine
 
             engine = self._cache["engine"] = LdimEngine(self.matrix)
         return engine
