@@ -21,6 +21,7 @@ import json
 import pkgutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -261,6 +262,28 @@ def test_game_never_imports_the_players_at_module_level():
     assert result.returncode == 0, result.stderr
     leaked = json.loads(result.stdout.strip().splitlines()[-1])
     assert leaked == {}, f"importing this module imported players: {leaked}"
+
+
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_each_package_ships_its_py_typed_marker(package):
+    assert (ROOT / package / "py.typed").is_file()
+    assert "py.typed" in PYPROJECT["tool"]["setuptools"]["package-data"][package]
+
+
+def test_hypothesis_is_the_testing_extra_and_dev_includes_it():
+    project = PYPROJECT["project"]
+    extras = project["optional-dependencies"]
+
+    def named(requirements):
+        return {r.split("[")[0].split(">")[0].split("=")[0].strip() for r in requirements}
+
+    assert "hypothesis" not in named(project["dependencies"])
+    assert named(extras["testing"]) == {"hypothesis"}
+    assert f"{project['name']}[testing]" in extras["dev"]
+    assert "hypothesis" not in named(extras["dev"])  # it comes through the testing extra
 
 
 if __name__ == "__main__":
