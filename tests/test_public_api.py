@@ -3,8 +3,15 @@
 Every module of ``game``, ``learners`` and ``adversaries`` (found by walking the
 packages, so new modules are checked as they appear) declares ``__all__``, every
 name in it exists, and each package's ``__init__`` exports exactly what it
-imports. ``game`` is the referee: importing it or any of its modules must not
-import ``learners`` or ``adversaries`` (DESIGN.md, Layout).
+imports, in an ``__all__`` written out as a list of names. Inside ``game``'s
+subpackages every module is private (``_name.py``) behind its package's
+``__init__``; ``game`` itself holds exactly the rooms of DESIGN.md's Layout, and
+``game.__all__`` is the deliberate surface. ``game`` is the referee: importing
+it or any of its modules must not import ``learners`` or ``adversaries``
+(DESIGN.md, Layout).
+
+Run as a script, this file prints how many distinct objects the ``__all__``
+lists make public.
 """
 
 import ast
@@ -14,11 +21,14 @@ import json
 import pkgutil
 import subprocess
 import sys
+import tomllib
+from pathlib import Path
 
 import pytest
 
 from learners.weight_kernels import available
 
+ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("game", "learners", "adversaries")
 SKIP = {"game.__main__"}  # a script: importing it runs the command line
 if not available():  # the compiled loop needs numba (the fast extra)
@@ -80,6 +90,143 @@ def test_each_package_exports_what_it_imports(package):
     )
 
 
+def package_folders() -> list[Path]:
+    """Every folder of the packages that holds Python files."""
+    return sorted({path.parent for package in PACKAGES for path in (ROOT / package).rglob("*.py")})
+
+
+def test_every_folder_of_python_files_is_a_package():
+    folders = package_folders()
+    assert ROOT / "game" / "theory" / "bounds" in folders
+    loose = [str(f.relative_to(ROOT)) for f in folders if not (f / "__init__.py").is_file()]
+    assert not loose, f"folders of modules without an __init__.py: {loose}"
+
+
+def written_all(package: str) -> list[str] | None:
+    """The names of ``__all__`` when the ``__init__`` assigns it a literal list of strings."""
+    source = inspect.getsource(importlib.import_module(package))
+    for node in ast.parse(source).body:
+        targets = [node.target] if isinstance(node, ast.AnnAssign) else getattr(node, "targets", [])
+        if any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
+            value = node.value
+            if isinstance(value, ast.List | ast.Tuple) and all(
+                isinstance(e, ast.Constant) and isinstance(e.value, str) for e in value.elts
+            ):
+                return [e.value for e in value.elts]
+            return None
+    return None
+
+
+@pytest.mark.parametrize("package", PACKAGE_NAMES)
+def test_each_package_writes_out_its_all(package):
+    written = written_all(package)
+    assert written is not None, f"{package}/__init__.py must assign __all__ a list of names"
+    assert written == list(importlib.import_module(package).__all__), (
+        f"{package}.__all__ is changed after it is written"
+    )
+
+
+def test_inside_the_rooms_every_module_is_private():
+    inside = [n for n in MODULES if n.startswith("game.") and n.count(".") >= 2]
+    assert "game.theory._certificates" in inside and "game.testing.strategies" in inside
+    public = [
+        n for n in inside if n not in PACKAGE_NAMES and not n.rpartition(".")[2].startswith("_")
+    ]
+    assert not public, f"modules inside game's subpackages are private (_name.py): {public}"
+
+
+#: The modules at the top of ``game`` (DESIGN.md, Layout).
+TOP_MODULES = {"errors", "protocol", "engine", "scenario", "__main__"}
+#: The rooms of ``game``: its subpackages.
+ROOMS = {"transcript", "theory", "players", "sweep", "testing", "viz", "cli"}
+
+
+def test_game_holds_exactly_its_top_modules_and_rooms():
+    top = list(pkgutil.iter_modules(importlib.import_module("game").__path__))
+    modules = {m.name for m in top if not m.ispkg}
+    packages = {m.name for m in top if m.ispkg}
+    assert modules == TOP_MODULES, (
+        f"top-level modules of game: extra {sorted(modules - TOP_MODULES)}, "
+        f"missing {sorted(TOP_MODULES - modules)}"
+    )
+    assert packages == ROOMS, (
+        f"subpackages of game: extra {sorted(packages - ROOMS)}, missing {sorted(ROOMS - packages)}"
+    )
+
+
+#: ``game.__all__``, the deliberate surface: these names and every error of game.errors.
+SURFACE = {
+    "play",
+    "play_batch",
+    "Transcript",
+    "Round",
+    "Scenario",
+    "load_scenario",
+    "sweep",
+    "SweepResult",
+    "register",
+    "Learner",
+    "Adversary",
+    "History",
+    "Bound",
+    "Certificate",
+    "HalfspaceCertificate",
+}
+
+
+def test_game_exports_its_deliberate_surface():
+    import game
+    import game.errors
+
+    expected = SURFACE | set(game.errors.__all__)
+    exported = set(game.__all__)
+    assert exported == expected, (
+        f"game.__all__: unexpected {sorted(exported - expected)}, "
+        f"missing {sorted(expected - exported)}"
+    )
+    for name in game.errors.__all__:
+        assert getattr(game, name) is getattr(game.errors, name)
+
+
+def _identity(name: str, value) -> object:
+    """What tells public objects apart: the object itself, or a constant's name and value."""
+    if isinstance(value, int | float | str | bytes | tuple | frozenset | type(None)):
+        return ("constant", name, repr(value))
+    return ("object", id(value))
+
+
+def public_objects(packages=PACKAGES, *, public_modules_only: bool = False) -> dict:
+    """Distinct objects named by the ``__all__`` lists of ``packages``' modules.
+
+    Returns a dict with ``modules`` (how many ``__all__`` lists were read),
+    ``names`` (entries over all of them) and ``objects`` (distinct objects: one
+    re-exported by a façade counts once).
+    """
+    lists, entries, seen = 0, 0, set()
+    for name in MODULES:
+        if name.split(".")[0] not in packages:
+            continue
+        if public_modules_only and any(p.startswith("_") for p in name.split(".")):
+            continue
+        module = importlib.import_module(name)
+        lists += 1
+        for exported in module.__all__:
+            entries += 1
+            seen.add(_identity(exported, getattr(module, exported)))
+    return {"modules": lists, "names": entries, "objects": len(seen)}
+
+
+def test_the_public_objects_are_counted_once_each():
+    import game
+
+    everything = public_objects(("game",))
+    faces = public_objects(("game",), public_modules_only=True)
+    print(f"game: {everything} over every module, {faces} over the public ones")
+    # a name re-exported by a façade is the same object: fewer objects than entries
+    assert everything["objects"] < everything["names"]
+    assert len(game.__all__) <= faces["objects"] <= everything["objects"]
+
+
 def test_the_package_faces_name_the_core():
     import adversaries
     import game
@@ -115,3 +262,36 @@ def test_game_never_imports_the_players_at_module_level():
     assert result.returncode == 0, result.stderr
     leaked = json.loads(result.stdout.strip().splitlines()[-1])
     assert leaked == {}, f"importing this module imported players: {leaked}"
+
+
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_each_package_ships_its_py_typed_marker(package):
+    assert (ROOT / package / "py.typed").is_file()
+    assert "py.typed" in PYPROJECT["tool"]["setuptools"]["package-data"][package]
+
+
+def test_hypothesis_is_the_testing_extra_and_dev_includes_it():
+    project = PYPROJECT["project"]
+    extras = project["optional-dependencies"]
+
+    def named(requirements):
+        return {r.split("[")[0].split(">")[0].split("=")[0].strip() for r in requirements}
+
+    assert "hypothesis" not in named(project["dependencies"])
+    assert named(extras["testing"]) == {"hypothesis"}
+    assert f"{project['name']}[testing]" in extras["dev"]
+    assert "hypothesis" not in named(extras["dev"])  # it comes through the testing extra
+
+
+if __name__ == "__main__":
+    for packages in (("game",), ("learners",), ("adversaries",), PACKAGES):
+        everything = public_objects(packages)
+        faces = public_objects(packages, public_modules_only=True)
+        print(
+            f"{' + '.join(packages)}: {everything['objects']} distinct public objects in "
+            f"{everything['modules']} __all__ lists; {faces['objects']} in the "
+            f"{faces['modules']} lists of public modules"
+        )

@@ -1,16 +1,17 @@
 """The theory the referee checks games against: certificates, losses, regret,
 the proofs' claims, and the subpackages ``bounds``, ``concepts`` and
-``littlestone``. Pure: it imports nothing from outside itself but
-:mod:`game.errors`.
+``littlestone`` (whose Littlestone dimension engine, shared with the concept
+classes, is the private module ``_ldim_engine``). Pure: it imports nothing from
+outside itself but :mod:`game.errors`.
 """
 
 from game.theory._certificates import (
+    CERTIFICATE_KINDS,
     Certificate,
     ExpertCertificate,
     HalfspaceCertificate,
     certificate_from_dict,
     first_disagreement,
-    register_certificate,
 )
 from game.theory._losses import (
     LOSSES,
@@ -35,6 +36,7 @@ from game.theory._regret import (
 )
 
 __all__ = [
+    "CERTIFICATE_KINDS",
     "LOSSES",
     "Certificate",
     "ExpertCertificate",
@@ -52,7 +54,6 @@ __all__ = [
     "margin_perceptron_claims",
     "perfect_experts",
     "predicted_label",
-    "register_certificate",
     "regret",
     "squared",
     "zero_one",

@@ -7,8 +7,9 @@ game the engine checks a realizable certificate against every round with
 :func:`first_disagreement`, so a lower-bound demonstration cannot cheat.
 
 Certificates serialise to JSON with :meth:`Certificate.to_dict` and back with
-:func:`certificate_from_dict`; each kind registers itself under the name in its
-``kind`` field.
+:func:`certificate_from_dict`. Every kind is listed in :data:`CERTIFICATE_KINDS`
+by the import path of its class, which is imported when a certificate of that
+kind is read back.
 
 Examples
 --------
@@ -24,6 +25,7 @@ True
 
 from __future__ import annotations
 
+import importlib
 from typing import Any, ClassVar
 
 import attrs
@@ -32,21 +34,24 @@ import numpy as np
 from game.errors import TranscriptError
 
 __all__ = [
+    "CERTIFICATE_KINDS",
     "Certificate",
     "ExpertCertificate",
     "HalfspaceCertificate",
     "certificate_from_dict",
     "first_disagreement",
-    "register_certificate",
 ]
 
-_KINDS: dict[str, type[Certificate]] = {}
-
-
-def register_certificate(cls: type[Certificate]) -> type[Certificate]:
-    """Class decorator: make ``cls`` loadable from its ``to_dict()`` form by its ``kind``."""
-    _KINDS[cls.kind] = cls
-    return cls
+#: Every kind of certificate: its ``kind`` -> "module:Class", the class that reads it back.
+CERTIFICATE_KINDS: dict[str, str] = {
+    "halfspace": "game.theory:HalfspaceCertificate",
+    "expert": "game.theory:ExpertCertificate",
+    "finite-class": "game.theory.concepts:FiniteClassCertificate",
+    "conjunction": "game.theory.concepts:Conjunction",
+    "monotone-conjunction": "game.theory.concepts:MonotoneConjunction",
+    "disjunction": "game.theory.concepts:Disjunction",
+    "decision-list": "game.theory.concepts:DecisionList",
+}
 
 
 @attrs.frozen
@@ -96,21 +101,42 @@ class Certificate:
 def certificate_from_dict(data: dict[str, Any]) -> Certificate:
     """Rebuild a certificate from :meth:`Certificate.to_dict` output.
 
+    The class is the one :data:`CERTIFICATE_KINDS` lists for ``data["kind"]``.
+
     Raises
     ------
     TranscriptError
         When the kind is unknown or the parameters do not fit it.
+
+    Examples
+    --------
+    >>> certificate_from_dict({"kind": "expert", "realizable": True, "params": {"expert": 2}})
+    ExpertCertificate(realizable=True, expert=2, experts=None)
+    >>> certificate_from_dict({"kind": "oracle", "realizable": True, "params": {}})
+    Traceback (most recent call last):
+    ...
+    game.errors.TranscriptError: certificate: unknown kind 'oracle'; expected one of halfspace, ...
     """
-    kind = data.get("kind") if isinstance(data, dict) else None
-    if isinstance(kind, str) and kind not in _KINDS:
-        import game.theory.concepts  # noqa: F401  (its families register their kinds on import)
+    if not isinstance(data, dict):
+        raise TranscriptError(f"certificate: expected an object, got {type(data).__name__}")
+    kind = data.get("kind")
+    if kind is not None and (not isinstance(kind, str) or kind not in CERTIFICATE_KINDS):
+        raise TranscriptError(
+            f"certificate: unknown kind {kind!r}; expected one of {', '.join(CERTIFICATE_KINDS)}"
+        )
     try:
-        cls = _KINDS[data["kind"]]
+        cls = _certificate_class(data["kind"])
         return cls.from_params(data["params"], bool(data["realizable"]))
     except KeyError as exc:
-        raise TranscriptError(f"certificate: missing or unknown key {exc}") from None
+        raise TranscriptError(f"certificate: missing key {exc}") from None
     except (TypeError, ValueError) as exc:
-        raise TranscriptError(f"certificate of kind {data.get('kind')!r}: {exc}") from None
+        raise TranscriptError(f"certificate of kind {kind!r}: {exc}") from None
+
+
+def _certificate_class(kind: str) -> type[Certificate]:
+    """The class :data:`CERTIFICATE_KINDS` names for ``kind``, imported now."""
+    module, _, name = CERTIFICATE_KINDS[kind].partition(":")
+    return getattr(importlib.import_module(module), name)
 
 
 def first_disagreement(certificate: Certificate, instances, labels) -> int | None:
@@ -133,7 +159,6 @@ def _float_vector(value) -> np.ndarray:
     return array
 
 
-@register_certificate
 @attrs.frozen(eq=False)
 class HalfspaceCertificate(Certificate):
     """A homogeneous halfspace x ↦ sign(w·x) through the origin.
@@ -210,7 +235,6 @@ def _expert_index(instance, attribute, value) -> None:
         raise ValueError(f"{attribute.name} must be a non-negative integer, got {value!r}")
 
 
-@register_certificate
 @attrs.frozen
 class ExpertCertificate(Certificate):
     """Expert i of an expert-advice game: "this expert is right on every round".

@@ -3,8 +3,8 @@ file (writer and reader) and the digest.
 """
 
 from game.transcript._digest import canonical, digest_columns
-from game.transcript._reader import read_transcript
-from game.transcript._transcript import FORMAT, VERSION, Round, Transcript, TranscriptWriter
+from game.transcript._format import FORMAT, VERSION
+from game.transcript._transcript import Round, Transcript, TranscriptWriter
 
 __all__ = [
     "FORMAT",
@@ -14,5 +14,4 @@ __all__ = [
     "TranscriptWriter",
     "canonical",
     "digest_columns",
-    "read_transcript",
 ]

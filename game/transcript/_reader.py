@@ -1,6 +1,24 @@
 """Reading JSON Lines transcripts back, line by line, with errors that name the line.
 
-Used by :meth:`game.transcript.Transcript.load`; see that method for the contract.
+:func:`read_transcript` checks every line and returns what a
+:class:`~game.transcript.Transcript` is built from: its constructor's
+arguments, and the digest the footer recorded, which
+:meth:`game.transcript.Transcript.load` checks against the rounds (see that
+method for the contract).
+
+Examples
+--------
+>>> import json, tempfile
+>>> from pathlib import Path
+>>> from game.transcript._format import FORMAT, VERSION
+>>> lines = [{"type": "header", "format": FORMAT, "version": VERSION, "loss": "zero-one"},
+...          {"t": 1, "x": [1.0, 0.0], "p": 0.0, "y": 1, "updated": False}]
+>>> with tempfile.TemporaryDirectory() as folder:
+...     path = Path(folder) / "cut.jsonl"
+...     _ = path.write_text("".join(json.dumps(line) + "\\n" for line in lines))
+...     read = read_transcript(path, allow_incomplete=True)
+>>> read.fields["status"], read.fields["labels"].tolist(), read.digest
+('incomplete', [1], None)
 """
 
 from __future__ import annotations
@@ -8,15 +26,36 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
+from typing import Any
 
+import attrs
 import numpy as np
 
 from game.errors import GameError, TranscriptError
 from game.theory._certificates import certificate_from_dict
 from game.theory.bounds import Bound
-from game.transcript._transcript import FORMAT, VERSION
+from game.transcript._format import FORMAT, VERSION
 
-__all__ = ["read_transcript"]
+__all__ = ["TranscriptFile", "read_transcript"]
+
+
+@attrs.frozen
+class TranscriptFile:
+    """What a transcript file holds, each line checked.
+
+    Attributes
+    ----------
+    fields : dict
+        The :class:`~game.transcript.Transcript` constructor's keyword arguments.
+    digest : str or None
+        The digest the footer recorded (None when the file has no footer).
+    footer : str or None
+        Where the footer is, as ``path:line``, for an error about it.
+    """
+
+    fields: dict[str, Any]
+    digest: str | None = None
+    footer: str | None = None
 
 
 def _instance(value, where: str):
@@ -63,8 +102,14 @@ def _check_round(obj: dict, expected_t: int, where: str) -> None:
         raise TranscriptError(f"{where}: snapshot must be an object")
 
 
-def read_transcript(cls, path: Path, *, allow_incomplete: bool = False):
-    """Parse ``path`` into a ``cls`` (a Transcript); see ``Transcript.load``."""
+def read_transcript(path: Path, *, allow_incomplete: bool = False) -> TranscriptFile:
+    """Read ``path`` line by line into what a Transcript is built from.
+
+    Raises
+    ------
+    TranscriptError
+        Naming the file and line: see :meth:`game.transcript.Transcript.load`.
+    """
     try:
         data = path.read_bytes()
     except OSError as exc:
@@ -140,37 +185,38 @@ def read_transcript(cls, path: Path, *, allow_incomplete: bool = False):
         labels.append(obj["y"])
         updated.append(obj["updated"])
 
-    transcript = cls(
-        header=header,
-        raw_instances=instances,
-        predictions=np.array(predictions, dtype=np.float64),
-        labels=np.array(labels, dtype=np.int8),
-        updated=np.array(updated, dtype=bool),
-        extras={k: np.array(v, dtype=np.float64) for k, v in extras.items()},
-        snapshots=snapshots,
-        initial_snapshot=initial_snapshot,
-        status="incomplete",
-    )
+    fields: dict[str, Any] = {
+        "header": header,
+        "raw_instances": instances,
+        "predictions": np.array(predictions, dtype=np.float64),
+        "labels": np.array(labels, dtype=np.int8),
+        "updated": np.array(updated, dtype=bool),
+        "extras": {k: np.array(v, dtype=np.float64) for k, v in extras.items()},
+        "snapshots": snapshots,
+        "initial_snapshot": initial_snapshot,
+        "status": "incomplete",
+    }
     if footer is None:
         if not allow_incomplete:
             raise TranscriptError(
                 f"{path}: no footer after line {len(lines)}: the game did not finish; "
                 f"pass allow_incomplete=True to keep its {len(labels)} complete rounds"
             )
-        return transcript
+        return TranscriptFile(fields)
     line_no, foot = footer
     where = f"{path}:{line_no}"
     try:
-        transcript.status = foot["status"]
-        transcript.reason = foot.get("reason")
-        transcript.wall_time = float(foot.get("wall_time") or 0.0)
+        fields["status"] = foot["status"]
+        fields["reason"] = foot.get("reason")
+        wall_time = float(foot.get("wall_time") or 0.0)
+        fields["wall_time"] = wall_time if math.isfinite(wall_time) else 0.0
         if foot.get("certificate") is not None:
-            transcript.certificate = certificate_from_dict(foot["certificate"])
-        transcript.certificate_verified = foot.get("certificate_verified")
+            fields["certificate"] = certificate_from_dict(foot["certificate"])
+        fields["certificate_verified"] = foot.get("certificate_verified")
         if foot.get("bound") is not None:
-            transcript.bound = Bound.from_dict(foot["bound"])
+            fields["bound"] = Bound.from_dict(foot["bound"])
         if foot.get("lower_bound") is not None:
-            transcript.lower_bound = Bound.from_dict(foot["lower_bound"])
+            fields["lower_bound"] = Bound.from_dict(foot["lower_bound"])
         recorded_rounds, recorded_digest = foot["rounds"], foot["digest"]
     except (KeyError, TypeError, ValueError, GameError) as exc:
         raise TranscriptError(f"{where}: malformed footer ({exc})") from None
@@ -178,8 +224,4 @@ def read_transcript(cls, path: Path, *, allow_incomplete: bool = False):
         raise TranscriptError(
             f"{where}: footer says {recorded_rounds} rounds, the file holds {len(labels)}"
         )
-    if recorded_digest != transcript.digest:
-        raise TranscriptError(f"{where}: the footer's digest does not match the rounds")
-    if not math.isfinite(transcript.wall_time):
-        transcript.wall_time = 0.0
-    return transcript
+    return TranscriptFile(fields, recorded_digest, where)

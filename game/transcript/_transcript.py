@@ -36,16 +36,16 @@ from typing import Any
 import attrs
 import numpy as np
 
-from game.errors import GameError
+from game.errors import GameError, TranscriptError
 from game.theory._certificates import Certificate
 from game.theory._losses import get_loss
 from game.theory.bounds import Bound
 from game.transcript._digest import canonical, digest_columns
+from game.transcript._format import FORMAT, VERSION
+from game.transcript._reader import read_transcript
 
-__all__ = ["FORMAT", "VERSION", "Round", "Transcript", "TranscriptWriter", "jsonable"]
+__all__ = ["Round", "Transcript", "TranscriptWriter", "jsonable", "versions"]
 
-FORMAT = "online-learning-games/transcript"
-VERSION = 1
 _FLUSH_EVERY = 64
 
 
@@ -450,9 +450,11 @@ class Transcript:
             Naming the file and line: a corrupt or out-of-order line, a missing
             footer (unless allowed), a digest that does not match the rounds.
         """
-        from game.transcript._reader import read_transcript
-
-        return read_transcript(cls, Path(path), allow_incomplete=allow_incomplete)
+        read = read_transcript(Path(path), allow_incomplete=allow_incomplete)
+        transcript = cls(**read.fields)
+        if read.footer is not None and read.digest != transcript.digest:
+            raise TranscriptError(f"{read.footer}: the footer's digest does not match the rounds")
+        return transcript
 
 
 def versions() -> dict[str, str]:

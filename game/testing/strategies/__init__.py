@@ -1,6 +1,6 @@
 """Hypothesis strategies for property tests of bounds, the project's and users' own.
 
-Requires the ``dev`` extra (hypothesis). Submodules hold one family each; this
+Requires the ``testing`` extra (hypothesis). Submodules hold one family each; this
 package re-exports their public names.
 """
 

@@ -56,7 +56,7 @@ from typing import Any, ClassVar
 import attrs
 import numpy as np
 
-from game.theory._certificates import Certificate, register_certificate
+from game.theory._certificates import Certificate
 
 __all__ = [
     "CONCEPT_KINDS",
@@ -355,7 +355,6 @@ class _Clause(BooleanConcept):
 # -- conjunctions --------------------------------------------------------------
 
 
-@register_certificate
 @attrs.frozen
 class Conjunction(_Clause):
     """A conjunction of literals: True iff every literal is true.
@@ -423,7 +422,6 @@ class Conjunction(_Clause):
         return kind(variables, literals)
 
 
-@register_certificate
 @attrs.frozen
 class MonotoneConjunction(Conjunction):
     """A conjunction of unnegated variables, such as ``x1 ∧ x4``.
@@ -458,7 +456,6 @@ class MonotoneConjunction(Conjunction):
 # -- disjunctions --------------------------------------------------------------
 
 
-@register_certificate
 @attrs.frozen
 class Disjunction(_Clause):
     """A disjunction of literals: True iff some literal is true.
@@ -542,7 +539,6 @@ def _rules(values) -> tuple[tuple[Literal, int], ...]:
     return tuple(out)
 
 
-@register_certificate
 @attrs.frozen
 class DecisionList(BooleanConcept):
     """A decision list A₁ → B₁, …, A_L → B_L, True → B (003, Definition 2).

@@ -62,7 +62,7 @@ from typing import Any, ClassVar
 import attrs
 import numpy as np
 
-from game.theory._certificates import Certificate, register_certificate
+from game.theory._certificates import Certificate
 
 __all__ = [
     "BUILDERS",
@@ -316,7 +316,7 @@ class FiniteClass:
         """
         engine = self._cache.get("engine")
         if engine is None:
-            from game.theory.littlestone._engine import LdimEngine
+            from game.theory._ldim_engine import LdimEngine
 
             engine = self._cache["engine"] = LdimEngine(self.matrix)
         return engine
@@ -463,7 +463,6 @@ def _as_row(value: Any) -> np.ndarray:
     return out
 
 
-@register_certificate
 @attrs.frozen(eq=False)
 class FiniteClassCertificate(Certificate):
     """Hypothesis h of a finite class: its row of labels, with its index and name.

@@ -2,7 +2,7 @@
 shattered trees and the §21.4 halfspace tree, and tree files.
 """
 
-from game.theory.littlestone._engine import LdimEngine
+from game.theory._ldim_engine import LdimEngine
 from game.theory.littlestone._trees import (
     MAX_HALFSPACE_DEPTH,
     halfspace_tree,

@@ -1,5 +1,6 @@
 """game.theory._certificates: halfspace certificates, serialisation, verification."""
 
+import importlib
 import json
 from typing import ClassVar
 
@@ -7,13 +8,14 @@ import attrs
 import numpy as np
 import pytest
 
+import game.theory.concepts
 from game.errors import TranscriptError
 from game.theory import (
+    CERTIFICATE_KINDS,
     Certificate,
     HalfspaceCertificate,
     certificate_from_dict,
     first_disagreement,
-    register_certificate,
 )
 
 
@@ -118,6 +120,8 @@ def test_describe_shows_the_first_weights_and_the_dimension():
     "data",
     [
         {"kind": "no-such-kind", "realizable": True, "params": {}},
+        {"kind": ["halfspace"], "realizable": True, "params": {"weights": [1.0]}},
+        ["halfspace", True, {"weights": [1.0]}],
         {"realizable": True, "params": {"weights": [1.0]}},
         {"kind": "halfspace", "params": {"weights": [1.0]}},
         {"kind": "halfspace", "realizable": True, "params": {}},
@@ -130,7 +134,6 @@ def test_a_malformed_dict_is_a_transcript_error(data):
         certificate_from_dict(data)
 
 
-@register_certificate
 @attrs.frozen
 class ConstantLabel(Certificate):
     """Test certificate: every instance gets the same label."""
@@ -152,8 +155,66 @@ class ConstantLabel(Certificate):
         return cls(params["label"], realizable=realizable)
 
 
-def test_a_registered_kind_round_trips_and_uses_the_default_agreement():
+def test_a_certificate_uses_the_default_agreement():
     c = ConstantLabel(-1, realizable=False)
-    assert certificate_from_dict(c.to_dict()) == c
     assert c.agrees([0, 1, 2], [-1, 1, -1]).tolist() == [True, False, True]
     assert first_disagreement(ConstantLabel(-1), [0, 1, 2], [-1, -1, 1]) == 2
+
+
+def test_a_kind_missing_from_the_table_is_not_read_back():
+    data = ConstantLabel(-1).to_dict()
+    with pytest.raises(TranscriptError, match="unknown kind 'tests-constant-label'; expected"):
+        certificate_from_dict(data)
+
+
+def _listed_class(kind):
+    module, _, name = CERTIFICATE_KINDS[kind].partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+@pytest.mark.parametrize("kind", sorted(CERTIFICATE_KINDS))
+def test_each_listed_kind_names_a_certificate_class_of_that_kind(kind):
+    cls = _listed_class(kind)
+    assert isinstance(cls, type) and issubclass(cls, Certificate)
+    assert cls.kind == kind
+
+
+def _subclasses(cls):
+    for sub in cls.__subclasses__():
+        yield sub
+        yield from _subclasses(sub)
+
+
+def test_every_certificate_class_of_the_theory_is_listed():
+    assert game.theory.concepts.FiniteClassCertificate  # the concepts' classes are defined
+    ours = {
+        sub
+        for sub in _subclasses(Certificate)
+        if sub.__module__.startswith("game.theory.") and "kind" in vars(sub)
+    }
+    listed = {_listed_class(kind) for kind in CERTIFICATE_KINDS}
+    # BooleanConcept is the abstract base of the boolean concepts: no certificate is one itself
+    assert ours - listed == {game.theory.concepts.BooleanConcept}
+    assert listed <= ours
+
+
+EXAMPLES = [
+    HalfspaceCertificate([1.0, -2.0], realizable=False),
+    game.theory.ExpertCertificate(1, experts=3),
+    game.theory.concepts.thresholds(4).certificate(2),
+    game.theory.concepts.parse_concept("x1 & ~x3", 4),
+    game.theory.concepts.MonotoneConjunction(4, [game.theory.concepts.parse_literal("x2")]),
+    game.theory.concepts.parse_concept("x1 | x2", 3),
+    game.theory.concepts.parse_concept("if x1 then + elif ~x2 then - else +", 3),
+]
+
+
+def test_the_examples_cover_every_kind():
+    assert {c.kind for c in EXAMPLES} == set(CERTIFICATE_KINDS)
+
+
+@pytest.mark.parametrize("certificate", EXAMPLES, ids=lambda c: c.kind)
+def test_every_kind_round_trips_through_json(certificate):
+    back = certificate_from_dict(json.loads(json.dumps(certificate.to_dict())))
+    assert type(back) is type(certificate)
+    assert back == certificate

@@ -9,6 +9,7 @@ import networkx as nx
 import numpy as np
 import pytest
 
+from game.theory._ldim_engine import LdimEngine, popcount_rows
 from game.theory.concepts import (
     FiniteClass,
     all_functions,
@@ -33,7 +34,6 @@ from game.theory.littlestone import (
     vcdim,
     write_tree,
 )
-from game.theory.littlestone._engine import LdimEngine, popcount_rows
 
 # -- known values ----------------------------------------------------------------------
 

@@ -249,9 +249,10 @@ def test_changed_label_with_old_digest_is_caught(saved):
         Transcript.load(path)
 
 
-def test_footer_digest_changed(saved):
+@pytest.mark.parametrize("digest", ["sha256:" + "0" * 64, None])
+def test_footer_digest_changed(saved, digest):
     _tr, path, lines = saved
-    edit(path, lines, 7, digest="sha256:" + "0" * 64)
+    edit(path, lines, 7, digest=digest)
     with pytest.raises(TranscriptError, match=rf"^{path}:7: the footer's digest does not match"):
         Transcript.load(path)
 

@@ -35,12 +35,14 @@ depth-first search with these devices, each of which keeps the answer exact:
   one question to the next, and from one call to the next.
 
 One engine serves one class (``FiniteClass.engine`` keeps one per class), so a
-game's many restriction questions share what was computed.
+game's many restriction questions share what was computed. The engine works on a
+±1 matrix alone, so it sits below both the concept classes that keep it and
+:mod:`game.theory.littlestone`, which exports it and builds trees with it.
 
 Examples
 --------
 >>> import numpy as np
->>> from game.theory.littlestone._engine import LdimEngine
+>>> from game.theory._ldim_engine import LdimEngine
 >>> M = np.array([[1, 1, 1], [-1, 1, 1], [-1, -1, 1], [-1, -1, -1]])  # 4 thresholds
 >>> e = LdimEngine(M)
 >>> e.ldim(), e.ldim([1, 2, 3]), e.at_least(None, 3)
