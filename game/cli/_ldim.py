@@ -100,7 +100,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
     title = Text(cls.name or args.cls, style="table.title")
     table = Table(title=title, show_header=False, title_justify="left")
     table.add_column("", style="bold")
-    table.add_column("")
+    table.add_column("", overflow="fold")  # a path is never cut short
     table.add_row("hypotheses", f"{cls.n_hypotheses:,}")
     table.add_row("points", f"{cls.n_points:,}")
     table.add_row("Littlestone dimension", str(d))

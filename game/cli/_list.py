@@ -1,4 +1,9 @@
-"""``python -m game list``: every registered player, its role, parameters and first doc line."""
+"""``python -m game list``: every registered player, its role, parameters and first doc line.
+
+The names are those a scenario spells in its ``[learner]`` and ``[adversary]``
+tables, so a name is never cut: on a terminal the other columns wrap around it,
+and piped output prints every row whole on one line.
+"""
 
 from __future__ import annotations
 
@@ -23,13 +28,13 @@ def players_table() -> Table:
     Examples
     --------
     >>> table = players_table()
-    >>> "perceptron" in table.columns[0].cells
-    True
+    >>> "perceptron" in table.columns[0].cells, table.columns[0].no_wrap
+    (True, True)
     """
     table = Table(title="registered players")
-    table.add_column("name", style="bold")
+    table.add_column("name", style="bold", no_wrap=True)
     table.add_column("role")
-    table.add_column("parameters")
+    table.add_column("parameters", overflow="fold")
     table.add_column("what it is")
     for name in names():
         cls = lookup(name)
