@@ -1,7 +1,9 @@
 """HTML tables of transcripts and sweeps: what Jupyter shows, and what the report embeds.
 
 :func:`transcript_html` is ``Transcript._repr_html_``: the summary first (counts
-beside the bound, certificate, digest), then the first and last rounds.
+beside the bound, certificate, digest), then the first and last rounds. The
+summary's rows come from :func:`summary_entries`, which the command line's
+table (``python -m game run``) renders too, so both show the same rows.
 :func:`sweep_html` renders a :class:`~game.sweep.SweepResult`: the
 summary per grid point first, then its first games. Plain tables, no
 JavaScript; every value is escaped.
