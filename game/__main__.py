@@ -4,7 +4,7 @@ import sys
 
 __all__: list[str] = []
 
-from game.cli._main import main
+from game.cli import main
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -1,8 +1,16 @@
-"""The command line, ``python -m game``: one module per command family.
+"""The command line, ``python -m game``: one module per command.
 
-Each command family's module has ``add_parser(subparsers)`` and ``run(args,
-console)``; :func:`main` builds the parser from them and turns every
-:class:`game.errors.GameError` into one line on standard error and exit 2.
+::
+
+    python -m game run | replay | expect | list | sweep | plot | report | ldim | selfcheck
+
+Each command's module (``_run``, ``_replay``, ``_expect``, ``_list``,
+``_sweep``, ``_plot``, ``_report``, ``_ldim``, ``_selfcheck``) has
+``add_parser(subparsers)`` and ``run(args, console)``; :func:`main` builds the
+parser from their list and turns every :class:`game.errors.GameError` into one
+line on standard error and exit 2. What they share (the console, the rounds'
+progress bar) is in ``_output``: output that is not a terminal is never
+wrapped or cut.
 """
 
 from game.cli._main import main

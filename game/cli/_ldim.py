@@ -14,29 +14,31 @@ points). ``--tree FILE`` writes a shattered tree of depth Ldim as GraphML
 
 from __future__ import annotations
 
+import argparse
 import inspect
 import time
 from pathlib import Path
-from typing import Any
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from game.errors import GameError
 from game.theory.concepts._finite import BUILDERS, FiniteClass
 
-__all__ = ["add_ldim_parser", "load_class_argument", "run_ldim"]
+__all__ = ["add_parser", "load_class_argument", "run"]
 
 
-def add_ldim_parser(sub: Any) -> None:
-    """Add the ``ldim`` command to an argparse sub-parser collection."""
-    p = sub.add_parser(
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    """Add the ``ldim`` command to an argparse subparsers object."""
+    p = subparsers.add_parser(
         "ldim", help="the Littlestone dimension of a finite class (a builder or a .npy/.csv file)"
     )
     p.add_argument("cls", metavar="CLASS", help=f"a .npy/.csv file or one of {', '.join(BUILDERS)}")
     p.add_argument("args", metavar="ARG", nargs="*", help="the builder's integer arguments")
     p.add_argument("--tree", type=Path, help="write a shattered tree (.graphml or .dot)")
     p.add_argument("--vc", action="store_true", help="also compute the VC dimension")
+    return p
 
 
 def load_class_argument(name: str, args: list[str]) -> FiniteClass:
@@ -85,7 +87,7 @@ def load_class_argument(name: str, args: list[str]) -> FiniteClass:
     )
 
 
-def run_ldim(args: Any, console: Console) -> int:
+def run(args: argparse.Namespace, console: Console) -> int:
     """Compute and print the dimension; write the tree when asked."""
     from game.theory.littlestone._trees import littlestone_tree, vcdim, write_tree
 
@@ -95,9 +97,10 @@ def run_ldim(args: Any, console: Console) -> int:
     start = time.perf_counter()
     d = cls.engine.ldim()
     elapsed = time.perf_counter() - start
-    table = Table(title=cls.name or args.cls, show_header=False, title_justify="left")
+    title = Text(cls.name or args.cls, style="table.title")
+    table = Table(title=title, show_header=False, title_justify="left")
     table.add_column("", style="bold")
-    table.add_column("")
+    table.add_column("", overflow="fold")  # a path is never cut short
     table.add_row("hypotheses", f"{cls.n_hypotheses:,}")
     table.add_row("points", f"{cls.n_points:,}")
     table.add_row("Littlestone dimension", str(d))
@@ -118,6 +121,7 @@ def run_ldim(args: Any, console: Console) -> int:
             write_tree(tree, args.tree)
         except OSError as exc:
             raise GameError(f"{args.tree}: cannot write the tree: {exc}") from None
-        table.add_row("tree", f"depth {d}, {tree.number_of_nodes():,} nodes → {args.tree}")
+        row = f"depth {d}, {tree.number_of_nodes():,} nodes → {args.tree}"
+        table.add_row("tree", Text(row))
     console.print(table)
     return 0

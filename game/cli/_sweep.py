@@ -30,6 +30,7 @@ from typing import Any
 from rich import box
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from game.errors import GameError
 from game.sweep._result import SweepResult
@@ -57,9 +58,11 @@ def parse_grid(items: list[str] | None) -> dict[str, list]:
     return grid
 
 
-def add_parser(sub) -> argparse.ArgumentParser:
-    """Add the ``sweep`` subcommand to an argparse subparsers object."""
-    p = sub.add_parser("sweep", help="play a scenario over many seeds (and a parameter grid)")
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    """Add the ``sweep`` command to an argparse subparsers object."""
+    p = subparsers.add_parser(
+        "sweep", help="play a scenario over many seeds (and a parameter grid)"
+    )
     p.add_argument("scenario", help="a scenario .toml file")
     p.add_argument(
         "--seeds",
@@ -109,7 +112,7 @@ def sweep_table(result: SweepResult, title: str | None = None) -> Table:
         caption += f" (on {', '.join(quantities)})"
     caption += "; over: games over their bound"
     table = Table(
-        title=title,
+        title=None if title is None else Text(title, style="table.title"),
         title_justify="left",
         caption=caption,
         caption_justify="left",
@@ -128,7 +131,7 @@ def sweep_table(result: SweepResult, title: str | None = None) -> Table:
     if errors:
         table.add_column("errors")
     for s in summary:
-        cells = [_fmt(s.get(k)) for k in result.grid_keys]
+        cells: list[Any] = [Text(_fmt(s.get(k))) for k in result.grid_keys]
         cells.append(str(s["games"]))
         for name in ("mean", "q50", "q90", "q99", "max"):
             cells.append(_fmt(s.get(f"mistakes_{name}")))
@@ -180,8 +183,8 @@ def _replay_hint(args, result: SweepResult, row: dict) -> str:
     )
 
 
-def run(args, console: Console) -> int:
-    """The ``sweep`` subcommand; returns the exit status."""
+def run(args: argparse.Namespace, console: Console) -> int:
+    """Play the sweep and print its table and its violations; the exit status."""
     if args.out is not None and args.out.suffix not in (".csv", ".parquet"):
         raise GameError(f"--out {args.out}: results are written to .csv or .parquet")
     if args.out is not None and args.out.suffix == ".parquet":
@@ -214,19 +217,19 @@ def run(args, console: Console) -> int:
     for row in result.violations()[:20]:
         params = ", ".join(f"{k} = {row[k]!r}" for k in result.grid_keys)
         quantity = row["bound_quantity"]
-        console.print(
-            f"[red]over the bound[/]: seed {row['seed']}{' (' + params + ')' if params else ''}: "
+        line = (
+            f": seed {row['seed']}{' (' + params + ')' if params else ''}: "
             f"{quantity} = {_fmt(row.get(quantity), 6)} > {_fmt(row['bound'], 6)}; "
-            f"replay: {_replay_hint(args, result, row)}",
-            highlight=False,
-            soft_wrap=True,
+            f"replay: {_replay_hint(args, result, row)}"
         )
+        console.print(Text.assemble(("over the bound", "red"), line), soft_wrap=True)
     for row in result.errors()[:20]:
-        console.print(
-            f"[red]error[/]: seed {row['seed']}: {row['reason']}", highlight=False, soft_wrap=True
-        )
+        line = f": seed {row['seed']}: {row['reason']}"
+        console.print(Text.assemble(("error", "red"), line), soft_wrap=True)
     if args.out is not None:
-        console.print(f"results written to {args.out}", highlight=False, soft_wrap=True)
+        console.print(
+            f"results written to {args.out}", markup=False, highlight=False, soft_wrap=True
+        )
     if result.interrupted:
         console.print(
             f"[yellow]interrupted[/]: {len(result)} of {result.requested} games finished and kept"

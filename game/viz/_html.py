@@ -1,7 +1,9 @@
 """HTML tables of transcripts and sweeps: what Jupyter shows, and what the report embeds.
 
 :func:`transcript_html` is ``Transcript._repr_html_``: the summary first (counts
-beside the bound, certificate, digest), then the first and last rounds.
+beside the bound, certificate, digest), then the first and last rounds. The
+summary's rows come from :func:`summary_entries`, which the command line's
+table (``python -m game run``) renders too, so both show the same rows.
 :func:`sweep_html` renders a :class:`~game.sweep.SweepResult`: the
 summary per grid point first, then its first games. Plain tables, no
 JavaScript; every value is escaped.
@@ -23,9 +25,19 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+import attrs
 import numpy as np
 
-__all__ = ["STYLE", "format_value", "summary_rows", "sweep_html", "table", "transcript_html"]
+__all__ = [
+    "STYLE",
+    "SummaryRow",
+    "format_value",
+    "summary_entries",
+    "summary_rows",
+    "sweep_html",
+    "table",
+    "transcript_html",
+]
 
 #: The CSS the tables use (class names prefixed ``olg-``).
 STYLE = """
@@ -105,65 +117,127 @@ def table(rows, header=None, caption: str | None = None) -> str:
     return "".join(parts)
 
 
-def summary_rows(transcript) -> list[tuple[str, Any]]:
-    """The summary of a game as (label, value) rows: counts beside the bound, certificate, digest.
+@attrs.frozen
+class SummaryRow:
+    """One row of a game's summary, as every view shows it (the command line's table, HTML).
 
-    A value is plain data or escaped markup (the verdicts).
+    Attributes
+    ----------
+    label : str
+        What the row shows: "mistakes", "bound", "digest", ...
+    value : object
+        Plain data (a count, a float, text), or None for nothing to show (drawn as —).
+    verdict : str or None
+        A word judging the value: "holds" or "violated", "forced", "yes" or "no".
+    ok : bool or None
+        Whether the verdict is good news (drawn green) or bad (red).
+    note : str or None
+        A second, dimmer line: where the theorem comes from.
+    code : bool
+        The value is an identifier shown whole and verbatim (the digest).
+
+    Examples
+    --------
+    >>> SummaryRow("bound", "mistakes ≤ 10", verdict="holds", ok=True).text
+    'mistakes ≤ 10 holds'
+    >>> SummaryRow("certificate verified").text
+    '—'
+    """
+
+    label: str
+    value: Any = None
+    verdict: str | None = None
+    ok: bool | None = None
+    note: str | None = None
+    code: bool = False
+
+    @property
+    def text(self) -> str:
+        """The value and its verdict as one line of plain text (— when it has neither)."""
+        parts = [] if self.value is None else [format_value(self.value)]
+        if self.verdict is not None:
+            parts.append(self.verdict)
+        return " ".join(parts) or "—"
+
+
+def _judged(label: str, value: Any, ok: bool | None, yes: str, no: str, note=None) -> SummaryRow:
+    verdict = None if ok is None else (yes if ok else no)
+    return SummaryRow(label, value, verdict, None if ok is None else bool(ok), note)
+
+
+def summary_entries(transcript) -> list[SummaryRow]:
+    """The summary of a game, row by row: the one source of every view of it.
+
+    Counts beside the bound (with the theorem and its source), the lower bound
+    the adversary forces (with its source), the certificate, status, time and
+    digest. The command line's table (``python -m game run``) and the HTML
+    (:func:`summary_rows`) both render these rows.
+
+    Examples
+    --------
+    >>> from game import play
+    >>> from adversaries.halving import HalvingLowerBound
+    >>> from learners.experts import Halving
+    >>> rows = summary_entries(play(Halving(), HalvingLowerBound(experts=8), rounds=10))
+    >>> [(r.label, r.text) for r in rows][3:7]
+    [('mistakes', '3'), ('updates', '3'), ('loss (zero-one)', '3'), ('bound', 'mistakes ≤ 3 holds')]
+    >>> rows[8].label, rows[8].text
+    ('lower bound', 'mistakes ≥ 3 forced')
     """
     s = transcript.summary()
-    rows: list[tuple[str, Any]] = [
-        ("learner", s["learner"]),
-        ("adversary", s["adversary"]),
-        ("rounds", s["rounds"]),
-        ("mistakes", s["mistakes"]),
-        ("updates", s["updates"]),
-        (f"loss ({s['loss_name']})", s["loss"]),
+    rows = [
+        SummaryRow("learner", s["learner"]),
+        SummaryRow("adversary", s["adversary"]),
+        SummaryRow("rounds", s["rounds"]),
+        SummaryRow("mistakes", s["mistakes"]),
+        SummaryRow("updates", s["updates"]),
+        SummaryRow(f"loss ({s['loss_name']})", s["loss"]),
     ]
     if s["bound"] is not None:
-        verdict = _verdict(s["within_bound"], "holds", "violated")
-        rows.append(
-            (
-                "bound",
-                _Markup(
-                    f"{escape(s['bound_quantity'])} ≤ {escape(format_value(s['bound']))} {verdict}"
-                ),
-            )
-        )
-        rows.append(
-            (
-                "theorem",
-                _Markup(
-                    f"{escape(s['theorem'])}<br><span class='dim'>{escape(s['source'])}</span>"
-                ),
-            )
-        )
+        claim = f"{s['bound_quantity']} ≤ {format_value(s['bound'])}"
+        rows.append(_judged("bound", claim, s["within_bound"], "holds", "violated"))
+        rows.append(SummaryRow("theorem", s["theorem"], note=s["source"]))
     else:
-        rows.append(("bound", None))
+        rows.append(SummaryRow("bound"))
     if s["lower_bound"] is not None:
         lower = transcript.lower_bound
-        verdict = _verdict(s["forced"], "forced", "not forced")
+        claim = f"{lower.quantity} ≥ {format_value(s['lower_bound'])}"
         rows.append(
-            (
-                "lower bound",
-                _Markup(
-                    f"{escape(lower.quantity)} ≥ {escape(format_value(s['lower_bound']))} "
-                    f"{verdict}<br><span class='dim'>{escape(lower.source)}</span>"
-                ),
-            )
+            _judged("lower bound", claim, s["forced"], "forced", "not forced", note=lower.source)
         )
     if s["certificate"] is not None:
         kind = "realizable" if s["certificate_realizable"] else "comparator"
-        rows.append(("certificate", f"{s['certificate']} ({kind})"))
-    rows.append(
-        ("certificate verified", _verdict(s["certificate_verified"], "yes", "no"))
-        if s["certificate_verified"] is not None
-        else ("certificate verified", None)
-    )
+        rows.append(SummaryRow("certificate", f"{s['certificate']} ({kind})"))
+    rows.append(_judged("certificate verified", None, s["certificate_verified"], "yes", "no"))
     status = s["status"] + (f": {s['reason']}" if s.get("reason") else "")
-    rows.append(("status", status))
-    rows.append(("wall time", f"{s['wall_time']:.3f} s"))
-    rows.append(("digest", _Markup(f"<code>{escape(s['digest'])}</code>")))
+    rows.append(SummaryRow("status", status))
+    rows.append(SummaryRow("wall time", f"{s['wall_time']:.3f} s"))
+    rows.append(SummaryRow("digest", s["digest"], code=True))
     return rows
+
+
+def _html_value(row: SummaryRow) -> Any:
+    """A summary row's value as a cell: plain data as it is, or escaped markup."""
+    if row.verdict is None and row.note is None and not row.code:
+        return row.value
+    parts = [] if row.value is None else [escape(format_value(row.value))]
+    if row.code:
+        parts = [f"<code>{part}</code>" for part in parts]
+    if row.verdict is not None:
+        css = "" if row.ok is None else (' class="ok"' if row.ok else ' class="bad"')
+        parts.append(f"<span{css}>{escape(row.verdict)}</span>")
+    html = " ".join(parts) or "—"
+    if row.note is not None:
+        html += f"<br><span class='dim'>{escape(row.note)}</span>"
+    return _Markup(html)
+
+
+def summary_rows(transcript) -> list[tuple[str, Any]]:
+    """The summary of a game as HTML (label, value) rows, rendered from :func:`summary_entries`.
+
+    A value is plain data or escaped markup (the verdicts, the theorem's source, the digest).
+    """
+    return [(row.label, _html_value(row)) for row in summary_entries(transcript)]
 
 
 def _rounds_table(transcript, shown: int) -> str:

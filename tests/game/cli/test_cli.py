@@ -131,13 +131,15 @@ def test_run_committed_scenario_says_every_expectation_holds(capsys):
     assert status == 0 and "every expectation holds" in out
 
 
-def test_the_digest_is_shown_whole_in_an_80_column_terminal(capsys, small, monkeypatch):
-    monkeypatch.setenv("COLUMNS", "80")
+def test_captured_output_shows_the_digest_whole_on_its_row_at_80_columns(
+    capsys, small, monkeypatch
+):
+    monkeypatch.setenv("COLUMNS", "80")  # not a terminal: COLUMNS does not narrow it
     status, out, _ = run(capsys, "run", small, "--no-out")
     assert status == 0
     digest = load_scenario(small).play().digest
-    squeezed = "".join(out.split()).replace("│", "")
-    assert digest in squeezed
+    (row,) = [line for line in out.splitlines() if "│ digest" in line]
+    assert row.split("│")[2].strip() == digest
 
 
 # -- bad input: one line, status 2 --------------------------------------------------------

@@ -21,7 +21,8 @@ pytest.importorskip("matplotlib")
 
 from adversaries import SeparableStream
 from game import GameError, Transcript, play
-from game.cli._main import RoundsBar, _rounds_bar, main
+from game.cli import main
+from game.cli._output import RoundsBar, rounds_bar
 from learners import Perceptron
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -145,9 +146,9 @@ def test_the_bar_appears_only_when_asked_and_not_quiet():
     def args(**kw):
         return argparse.Namespace(quiet=kw.get("quiet", False), progress=kw.get("progress", False))
 
-    assert not _rounds_bar(args(), "x").enabled  # tests: standard error is not a terminal
-    assert _rounds_bar(args(progress=True), "x").enabled
-    assert not _rounds_bar(args(progress=True, quiet=True), "x").enabled
+    assert not rounds_bar(args(), "x").enabled  # tests: standard error is not a terminal
+    assert rounds_bar(args(progress=True), "x").enabled
+    assert not rounds_bar(args(progress=True, quiet=True), "x").enabled
 
 
 def test_the_bar_shows_rounds_per_second_after_its_delay(capsys):

@@ -49,4 +49,4 @@ def test_the_command_line_reaches_a_scheduler(cluster, tmp_path, capsys):
     )
     assert status == 0
     assert len(out.read_text().splitlines()) == 5
-    assert "4 games" in capsys.readouterr().out
+    assert f"{SEPARABLE}: 4 games" in capsys.readouterr().out.splitlines()  # the title whole

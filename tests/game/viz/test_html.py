@@ -5,12 +5,14 @@ from __future__ import annotations
 from html.parser import HTMLParser
 
 import numpy as np
+import pytest
 
-from adversaries import SeparableStream
+from adversaries import Replay, SeparableStream
 from adversaries.halving import HalvingLowerBound
-from game import play
+from game import Bound, play
+from game.cli._run import summary_table
 from game.sweep import SweepResult
-from game.viz._html import format_value, sweep_html, transcript_html
+from game.viz._html import format_value, summary_entries, summary_rows, sweep_html, transcript_html
 from learners import Perceptron
 from learners.experts import Halving
 
@@ -36,6 +38,8 @@ class Tables(HTMLParser):
             self._cell = []
         elif tag == "caption":
             self._caption = True
+        elif tag == "br" and self._cell is not None:
+            self._cell.append("\n")
 
     def handle_endtag(self, tag):
         if tag in ("td", "th") and self._cell is not None:
@@ -73,6 +77,79 @@ def test_a_short_game_shows_every_round_and_the_forced_lower_bound():
     rows = dict((r[0], r[1]) for r in summary["rows"])
     assert rows["lower bound"].startswith("mistakes ≥ 3 forced")
     assert rounds["caption"] == "rounds (3)" and len(rounds["rows"]) == 4
+
+
+class Boastful:
+    """A Perceptron that claims a bound of 2 updates."""
+
+    deterministic = True
+    plays = frozenset({"vector"})
+
+    def __init__(self):
+        self.inner = Perceptron()
+
+    def predict(self, x):
+        return self.inner.predict(x)
+
+    def update(self, x, y):
+        return self.inner.update(x, y)
+
+    def mistake_bound(self, transcript):
+        return Bound(2.0, "updates ≤ 2", "nowhere", quantity="updates")
+
+
+def games() -> dict:
+    """Games whose summaries differ in every optional row."""
+    stream = SeparableStream(4, 0.1, 1.0, np.random.default_rng(0))
+    points = Replay(instances=np.array([[1.0, 0.0], [0.0, 1.0]]), labels=[1, -1])
+    boast = SeparableStream(20, 0.05, 1.0, np.random.default_rng(1))
+    return {
+        "bound and certificate": play(Perceptron(), stream, rounds=40),
+        "lower bound": play(Halving(), HalvingLowerBound(3), rounds=10),
+        "no bound": play(Perceptron(), points, rounds=5),
+        "violated": play(Boastful(), boast, rounds=200),
+    }
+
+
+def words(text: str) -> str:
+    return " ".join(text.split())
+
+
+@pytest.mark.parametrize("name", list(games()))
+def test_the_command_line_and_html_show_the_same_rows(name):
+    tr = games()[name]
+    table = summary_table(tr)
+    on_the_command_line = [
+        (label, words(cell.plain))
+        for label, cell in zip(table.columns[0].cells, table.columns[1].cells, strict=True)
+    ]
+    (summary, *_) = Tables(transcript_html(tr)).tables
+    in_html = [(label, words(text)) for label, text in summary["rows"]]
+    assert on_the_command_line == in_html
+    assert [label for label, _ in in_html] == [row.label for row in summary_entries(tr)]
+
+
+def test_the_lower_bound_cites_its_source_in_both_views():
+    tr = games()["lower bound"]
+    rows = dict(summary_rows(tr))
+    cells = dict(zip(*(column.cells for column in summary_table(tr).columns), strict=True))
+    source = tr.lower_bound.source
+    assert source in rows["lower bound"] and source in cells["lower bound"].plain
+    assert cells["lower bound"].plain.startswith(f"{tr.lower_bound.quantity} ≥ 3")
+
+
+def test_verdicts_are_coloured_alike():
+    tr = games()["violated"]
+    assert tr.within_bound is False
+    rows = dict(summary_rows(tr))
+    assert '<span class="bad">violated</span>' in rows["bound"]
+    assert '<span class="ok">yes</span>' in rows["certificate verified"]
+    cells = dict(zip(*(column.cells for column in summary_table(tr).columns), strict=True))
+    bound = cells["bound"]
+    assert [str(span.style) for span in bound.spans] == ["red"]
+    assert bound.plain[bound.spans[0].start : bound.spans[0].end] == "violated"
+    verified = cells["certificate verified"]
+    assert verified.plain == "yes" and [str(span.style) for span in verified.spans] == ["green"]
 
 
 def test_values_are_escaped():

@@ -1,0 +1,117 @@
+"""What every command shares: where it prints, and the progress bar of a game's rounds.
+
+A command prints its result on :func:`output_console`. On a terminal that is
+rich's usual console, laid out for the terminal's width. Anywhere else (a pipe,
+a file, a captured stream) the console is unbounded and never wraps: a table
+row is one line and names, parameters, titles and paths come out whole, at any
+``COLUMNS`` and any length of path. Progress goes to standard error, and only
+when asked for or on a terminal.
+
+Examples
+--------
+>>> import io, contextlib
+>>> from rich.table import Table
+>>> table = Table(title="a title longer than its table, kept on one line", show_header=False)
+>>> table.add_column("")
+>>> table.add_row("x")
+>>> with contextlib.redirect_stdout(io.StringIO()) as piped:
+...     output_console().print(table)
+>>> piped.getvalue().splitlines()[0].strip()
+'a title longer than its table, kept on one line'
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import IO, Any
+
+from rich.console import Console
+
+__all__ = ["UNBOUNDED", "RoundsBar", "on_terminal", "output_console", "rounds_bar"]
+
+#: The width of the console when output is not a terminal: wider than any line it prints.
+#: (Never print on it what stretches to the console's width, such as a Panel or a Rule.)
+UNBOUNDED = 1_000_000
+
+
+def on_terminal(stream: IO[str] | None) -> bool:
+    """Whether ``stream`` is a terminal (a pipe, a file or a capture is not)."""
+    isatty = getattr(stream, "isatty", None)
+    try:
+        return bool(isatty()) if isatty is not None else False
+    except ValueError:  # a closed stream
+        return False
+
+
+def output_console() -> Console:
+    """The console a command prints its result on: standard output.
+
+    On a terminal, rich's console at the terminal's width. Otherwise a console
+    that never wraps or cuts (colours are still rich's choice, so ``FORCE_COLOR``
+    colours piped output without narrowing it).
+    """
+    if on_terminal(sys.stdout):
+        return Console()
+    return Console(width=UNBOUNDED, soft_wrap=True)
+
+
+class RoundsBar:
+    """A rich progress bar of a game's rounds with rounds per second, on standard error.
+
+    Used as the ``progress`` callback of :func:`game.play`. It appears only once
+    the game has run for about a second, and only when ``enabled``.
+
+    Examples
+    --------
+    >>> bar = RoundsBar("a game", enabled=False)
+    >>> bar(500, 1000)  # disabled: draws nothing
+    >>> bar.close()
+    """
+
+    def __init__(self, label: str, enabled: bool, delay: float = 1.0):
+        self.label, self.enabled, self.delay = label, enabled, delay
+        self.start = time.perf_counter()
+        self.bar: Any = None
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.enabled:
+            return
+        elapsed = time.perf_counter() - self.start
+        if self.bar is None:
+            if elapsed < self.delay:
+                return
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+            )
+
+            self.bar = Progress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn("rounds, {task.fields[rate]:,.0f} rounds/s"),
+                TimeElapsedColumn(),
+                console=Console(stderr=True),
+            )
+            self.bar.start()
+            self.task = self.bar.add_task(self.label, total=total, rate=0.0)
+        self.bar.update(self.task, completed=done, rate=done / max(elapsed, 1e-9))
+
+    def close(self) -> None:
+        """Stop the bar (it stays on screen with its last count, as the total)."""
+        if self.bar is not None:
+            done = self.bar.tasks[0].completed
+            self.bar.update(self.task, total=done, completed=done)
+            self.bar.stop()
+            self.bar = None
+
+
+def rounds_bar(args: Any, label: str) -> RoundsBar:
+    """The bar ``--progress`` asks for and ``--quiet`` turns off; by default on a terminal."""
+    quiet = getattr(args, "quiet", False)
+    wanted = getattr(args, "progress", False) or Console(stderr=True).is_terminal
+    return RoundsBar(label, enabled=wanted and not quiet)

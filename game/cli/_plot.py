@@ -1,0 +1,44 @@
+"""``python -m game plot``: draw one figure of a transcript (needs the ``plot`` extra).
+
+::
+
+    python -m game plot TRANSCRIPT [--kind mistakes|regret|potential|tree] [--out FILE]
+
+The kinds are :data:`game.viz.plots.KINDS`; the figure is written beside the
+transcript as ``NAME-KIND.png`` unless ``--out`` names a file (.png, .svg, .pdf).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from rich.console import Console
+
+from game.transcript import Transcript
+from game.viz.plots import KINDS
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    """Add the ``plot`` command to an argparse subparsers object."""
+    p = subparsers.add_parser(
+        "plot", help=f"draw a transcript: {', '.join(KINDS[:-1])} or {KINDS[-1]}"
+    )
+    p.add_argument("transcript", help="a transcript .jsonl")
+    p.add_argument("--kind", default="mistakes", choices=KINDS, help="default mistakes")
+    p.add_argument("--out", type=Path, help="figure file (default TRANSCRIPT-KIND.png)")
+    return p
+
+
+def run(args: argparse.Namespace, console: Console) -> int:
+    """Draw the figure and say where it was written."""
+    from game.viz.plots import figure_for, save_figure
+
+    path = Path(args.transcript)
+    transcript = Transcript.load(path, allow_incomplete=True)
+    out = args.out or path.with_name(f"{path.stem}-{args.kind}.png")
+    written = save_figure(figure_for(transcript, args.kind), out)
+    console.print(f"figure written to {written}", markup=False)
+    return 0

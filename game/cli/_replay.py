@@ -1,0 +1,103 @@
+"""``python -m game replay``: re-play a scenario or a transcript and fail on any difference.
+
+::
+
+    python -m game replay SCENARIO.toml      # the game against the scenario's [expect]
+    python -m game replay TRANSCRIPT.jsonl   # the recorded game, round by round
+
+A transcript is re-played from the scenario its header records, or else with
+the recorded learner (rebuilt from its registry name and parameters, never
+from a module path) against the recorded sequence. A difference exits with 1
+naming the first round that differs.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from rich.console import Console
+
+from game.errors import CertificateError, GameError, ReplayMismatch
+from game.players._registry import lookup
+from game.scenario import load_scenario, scenario_from_dict
+from game.transcript import Transcript
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    """Add the ``replay`` command to an argparse subparsers object."""
+    p = subparsers.add_parser(
+        "replay", help="re-play a scenario or transcript, fail on a difference"
+    )
+    p.add_argument("target", help="a scenario .toml or a transcript .jsonl")
+    return p
+
+
+def _replay_transcript(path: Path, console: Console) -> int:
+    recorded = Transcript.load(path)
+    scenario_meta = recorded.header.get("scenario")
+    try:
+        if isinstance(scenario_meta, dict) and isinstance(scenario_meta.get("spec"), dict):
+            origin = Path(str(scenario_meta.get("path", path)))
+            scenario = scenario_from_dict(scenario_meta["spec"], source=origin)
+            replayed = scenario.play(check=False)
+        else:
+            replayed = _replay_learner(recorded, path)
+    except CertificateError as exc:
+        if recorded.certificate_verified is not True:
+            raise
+        # the record says the certificate held: its labels were changed since
+        raise ReplayMismatch(f"{path}: the replay differs: {exc}") from None
+    first = recorded.first_difference(replayed)
+    if first is not None:
+        raise ReplayMismatch(
+            f"{path}: the replay differs first at round {first}: "
+            + _describe(recorded, replayed, first)
+        )
+    console.print(f"[green]identical[/]: {len(recorded)} rounds, digest {recorded.digest}")
+    return 0
+
+
+def _replay_learner(recorded: Transcript, path: Path) -> Transcript:
+    """Re-play the recorded learner against the recorded sequence."""
+    from adversaries.replay import Replay
+    from game.engine import play
+
+    learner_meta = recorded.header.get("learner", {})
+    cls = lookup(str(learner_meta.get("name")), "learner")
+    params = dict(learner_meta.get("params", {}))
+    if any(v == "Generator" for v in params.values()):
+        raise GameError(f"{path}: the learner is randomised and the header has no scenario seed")
+    try:
+        learner = cls(**params)
+    except Exception as exc:
+        raise GameError(f"{path}: cannot rebuild the learner from its header: {exc}") from None
+    return play(learner, Replay(transcript=recorded), rounds=len(recorded), loss=recorded.loss_name)
+
+
+def _describe(a: Transcript, b: Transcript, t: int) -> str:
+    def side(tr: Transcript) -> str:
+        if t > len(tr):
+            return "no such round"
+        r = tr[t - 1]
+        return f"p = {r.prediction:g}, y = {r.label:+d}, updated = {r.updated}"
+
+    return f"recorded {side(a)}; replayed {side(b)}"
+
+
+def run(args: argparse.Namespace, console: Console) -> int:
+    """Re-play the target; 0 when it is as recorded (a difference raises ReplayMismatch)."""
+    path = Path(args.target)
+    if path.suffix == ".toml":
+        scenario = load_scenario(path)
+        transcript = scenario.play(check=False)
+        failures = scenario.check(transcript)
+        if failures:
+            raise ReplayMismatch(f"{path}: " + "; ".join(failures))
+        console.print(
+            f"[green]as recorded[/]: {len(transcript)} rounds, digest {transcript.digest}"
+        )
+        return 0
+    return _replay_transcript(path, console)

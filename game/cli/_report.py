@@ -1,0 +1,71 @@
+"""``python -m game report``: play every scenario of a folder into one HTML page.
+
+::
+
+    python -m game report SCENARIO_DIR [--out report.html] [--rounds N]
+        [--format png|svg] [--figures mistakes,regret,...] [--quiet]
+
+Each scenario gets its summary, its rounds and the figures that apply to it
+(of :data:`game.viz.plots.KINDS`, all by default). On a terminal the scenario
+being played and a bar of its rounds show on standard error.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from rich.console import Console
+
+from game.cli._output import RoundsBar
+from game.viz.plots import KINDS
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    """Add the ``report`` command to an argparse subparsers object."""
+    p = subparsers.add_parser("report", help="play every scenario of a folder into one HTML page")
+    p.add_argument("folder", help="a folder of scenario .toml files")
+    p.add_argument("--out", type=Path, default=Path("report.html"), help="the HTML file")
+    p.add_argument("--rounds", type=int, help="play each game for at most N rounds")
+    p.add_argument("--format", default="png", choices=("png", "svg"), help="figures as")
+    p.add_argument(
+        "--figures",
+        default=",".join(KINDS),
+        help="comma-separated figures to draw where they apply (default all)",
+    )
+    p.add_argument("--quiet", action="store_true", help="no progress (scenario names, bars)")
+    return p
+
+
+def run(args: argparse.Namespace, console: Console) -> int:
+    """Write the report and say where."""
+    from game.viz._report import write_report
+
+    quiet = args.quiet or not Console(stderr=True).is_terminal
+    bars: list[RoundsBar] = []
+
+    def announce(name: str, index: int, count: int) -> None:
+        if bars:
+            bars.pop().close()
+        if not quiet:
+            Console(stderr=True).print(f"[{index + 1}/{count}] {name}", highlight=False)
+            bars.append(RoundsBar(name, enabled=True))
+
+    figures = [f.strip() for f in args.figures.split(",") if f.strip()]
+    try:
+        out = write_report(
+            args.folder,
+            args.out,
+            rounds=args.rounds,
+            fmt=args.format,
+            figures=figures,
+            on_scenario=announce,
+            progress=None if quiet else (lambda done, total: bars[-1](done, total)),
+        )
+    finally:
+        for bar in bars:
+            bar.close()
+    console.print(f"report written to {out}", markup=False)
+    return 0

@@ -1,0 +1,55 @@
+"""``python -m game selfcheck``: the conformance suite over the registry and a fuzz pass.
+
+::
+
+    python -m game selfcheck [--scenarios DIR] [--seconds S] [--seed N]
+
+Prints the players checked, the checks run and passed, and how many malformed
+scenarios and damaged transcripts got the right answer (see
+:func:`game.testing.selfcheck`), then every player skipped and why, and every
+failure; exits with 1 when anything failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    """Add the ``selfcheck`` command to an argparse subparsers object."""
+    p = subparsers.add_parser(
+        "selfcheck", help="conformance checks of every player and a fuzz pass"
+    )
+    p.add_argument("--scenarios", default="scenarios", help="scenario folder (default scenarios)")
+    p.add_argument("--seconds", type=float, default=3.0, help="fuzz pass duration")
+    p.add_argument("--seed", type=int, default=0, help="fuzzer seed")
+    return p
+
+
+def run(args: argparse.Namespace, console: Console) -> int:
+    """Run the checks and the fuzz pass, print the counts; 1 when anything failed."""
+    from game.testing._selfcheck import selfcheck
+
+    report = selfcheck(args.scenarios, seconds=args.seconds, seed=args.seed)
+    table = Table(title="selfcheck", show_header=False, title_justify="left")
+    table.add_column("", style="bold")
+    table.add_column("", justify="right")
+    table.add_row("players checked", str(report.players))
+    table.add_row("checks run", str(report.checks_run))
+    table.add_row("checks passed", str(report.checks_run - report.checks_failed))
+    table.add_row("malformed scenarios tried", str(report.scenarios_tried))
+    table.add_row("  refused with the right ScenarioError", str(report.scenarios_refused))
+    table.add_row("damaged transcripts tried", str(report.transcripts_tried))
+    table.add_row("  answered rightly", str(report.transcripts_right))
+    console.print(table)
+    for name, why in report.skipped.items():
+        console.print(f"skipped {name}: {why}", markup=False)
+    for message in report.failures + report.fuzz_failures[:20]:
+        console.print(Text.assemble(("FAIL", "red"), " ", message), highlight=False)
+    return 0 if report.ok else 1
