@@ -14,9 +14,9 @@ A user's learner whose snapshots follow one of these proofs declares it too:
 ============================  =====================================================
 ``proof`` (snapshot)          what is drawn, after round t (k_t updates, M_t mistakes)
 ============================  =====================================================
-perceptron (``w``): the        w·u ≥ η·γ·k_t and ‖w‖² ≤ η²R²·k_t (Block–Novikoff:
-Perceptron, OGD, batch        CS229 notes, seed 001; Balcan lecture 3, seed 003,
-Perceptron                    Claims 1 and 2; Abernethy lecture 16, seed 004)
+perceptron (``w``), as the    w·u ≥ η·γ·k_t and ‖w‖² ≤ η²R²·k_t (Block–Novikoff:
+Perceptron, OGD and batch     CS229 notes, seed 001; Balcan lecture 3, seed 003,
+Perceptron declare            Claims 1 and 2; Abernethy lecture 16, seed 004)
 margin-perceptron (``w``)     w·w* ≥ γ*·k_t, and ‖w‖ ≤ the sum over updates of
                               the growth inequality (1) of Theorem 2 (seed 003)
 halving (``consistent``)      1 ≤ |C_{t+1}| ≤ N·2^(−M_t), log scale (seed 004, Thm 16.1)
