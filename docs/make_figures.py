@@ -19,8 +19,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from game import load_scenario
-from game.viz.plots import draw_tree, plot_potential, plot_regret, save_figure
-from game.viz.plots._kinds import walked_tree
+from game.viz.plots import draw_tree, plot_potential, plot_regret, save_figure, walked_tree
 
 HERE = Path(__file__).resolve().parent
 SCENARIOS = HERE.parent / "scenarios"

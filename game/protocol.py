@@ -15,6 +15,7 @@ Optional members a player may define (the engine looks them up once per game):
 - ``extras() -> dict``: per-round numbers that belong in the record (either player;
   the two players' keys must differ).
 - ``mistake_bound(transcript) -> Bound | None``: the learner's theorem on the game played.
+- ``bound_curve(transcript)``: for figures (a class-level method), that theorem after rounds 0…T.
 - ``lower_bound() -> Bound | None``: what the adversary forces.
 - ``deterministic: bool``: a learner declares whether it uses randomness.
 

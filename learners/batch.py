@@ -49,6 +49,7 @@ class BatchPerceptron:
     ([1.0, 0.5], 1)
     """
 
+    proof: ClassVar[str] = "perceptron"
     deterministic: ClassVar[bool] = True
     plays: ClassVar[frozenset[str]] = frozenset({"vector", "bits", "advice"})
 

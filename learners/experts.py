@@ -426,6 +426,7 @@ class Halving:
     (1.0, True, {'consistent': 1})
     """
 
+    proof: ClassVar[str] = "halving"
     deterministic: ClassVar[bool] = True
     plays: ClassVar[frozenset[str]] = frozenset({"advice", "point"})
 
@@ -544,6 +545,27 @@ class Halving:
             return None
         return halving(n)
 
+    @classmethod
+    def bound_curve(cls, transcript) -> np.ndarray | None:
+        """log₂ N after every round t = 0, 1, …, T of a game Halving played.
+
+        Theorem 16.1 does not depend on the rounds: when an expert is right on
+        every round of the game it is right on every prefix, so the bound after
+        round t is the game's own, log₂ N (``transcript.bound``, for the N
+        experts or hypotheses played). None when no expert is right on every
+        round (the theorem does not apply and the game has no bound).
+
+        Examples
+        --------
+        >>> from game import play
+        >>> from adversaries.halving import HalvingLowerBound
+        >>> Halving.bound_curve(play(Halving(), HalvingLowerBound(3), rounds=8)).tolist()
+        [3.0, 3.0, 3.0, 3.0]
+        """
+        if transcript.bound is None:
+            return None
+        return np.full(len(transcript) + 1, float(transcript.bound.value))
+
 
 @attrs.define(eq=False, on_setattr=attrs.setters.NO_OP)
 class WeightedMajority:
@@ -580,6 +602,7 @@ class WeightedMajority:
     1.0
     """
 
+    proof: ClassVar[str] = "weighted-majority"
     deterministic: ClassVar[bool] = True
     plays: ClassVar[frozenset[str]] = frozenset({"advice"})
 
@@ -637,6 +660,37 @@ class WeightedMajority:
         m = transcript.expert_losses(loss="zero-one").min() if len(transcript) else 0.0
         return weighted_majority(n, int(m), self.beta)
 
+    @classmethod
+    def bound_curve(cls, transcript) -> np.ndarray | None:
+        """The bound after every round t = 0, 1, …, T, on the rounds played so far.
+
+        (log₂ N + m_t·log₂(1/β)) / log₂(2/(1+β)), with m_t the best expert's
+        mistakes after round t (m_0 = 0) and β and N as the transcript's header
+        records them; the last value is :meth:`mistake_bound`'s. None when N is
+        unknown (no round played and ``experts`` not given).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from game import play
+        >>> from adversaries.experts import ExpertStream
+        >>> stream = ExpertStream(8, 2, np.random.default_rng(0), horizon=40)
+        >>> tr = play(WeightedMajority(beta=0.5), stream, rounds=40)
+        >>> curve = WeightedMajority.bound_curve(tr)
+        >>> len(curve), bool(np.isclose(curve[-1], tr.bound.value))
+        (41, True)
+        """
+        from game.theory import best_expert_losses
+
+        params = transcript.header.get("learner", {}).get("params", {})
+        n = _experts_of(transcript, params.get("experts"))
+        if n is None:
+            return None
+        beta = params.get("beta", 0.5)
+        best = np.concatenate(([0.0], best_expert_losses(transcript, loss="zero-one")))
+        values, inverse = np.unique(best, return_inverse=True)
+        return np.array([weighted_majority(n, int(m), beta).value for m in values])[inverse]
+
 
 @attrs.define(eq=False, on_setattr=attrs.setters.NO_OP)
 class RandomizedWeightedMajority(WeightedMajority):
@@ -667,6 +721,7 @@ class RandomizedWeightedMajority(WeightedMajority):
     (True, True, {'mistake_probability': 0.25})
     """
 
+    proof: ClassVar[str] = "randomized-weighted-majority"
     deterministic: ClassVar[bool] = False
 
     rng: np.random.Generator = rng_field("draws the expert to follow")
@@ -708,6 +763,38 @@ class RandomizedWeightedMajority(WeightedMajority):
             return None
         m = transcript.expert_losses(loss="zero-one").min() if len(transcript) else 0.0
         return randomized_weighted_majority(n, int(m), self.beta)
+
+    @classmethod
+    def bound_curve(cls, transcript) -> np.ndarray | None:
+        """The bound on E[M] after every round t = 0, 1, …, T, on the rounds played so far.
+
+        (m_t·ln(1/β) + ln N) / (1 − β), with m_t the best expert's mistakes
+        after round t (m_0 = 0) and β and N as the transcript's header records
+        them; the last value is :meth:`mistake_bound`'s. None when N is unknown.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from game import play
+        >>> from adversaries.experts import ExpertStream
+        >>> stream = ExpertStream(8, 2, np.random.default_rng(0), horizon=40)
+        >>> rwm = RandomizedWeightedMajority(beta=0.5, rng=np.random.default_rng(1))
+        >>> tr = play(rwm, stream, rounds=40)
+        >>> curve = RandomizedWeightedMajority.bound_curve(tr)
+        >>> len(curve), bool(np.isclose(curve[-1], tr.bound.value))
+        (41, True)
+        """
+        from game.theory import best_expert_losses
+
+        params = transcript.header.get("learner", {}).get("params", {})
+        n = _experts_of(transcript, params.get("experts"))
+        if n is None:
+            return None
+        beta = params.get("beta", 0.5)
+        best = np.concatenate(([0.0], best_expert_losses(transcript, loss="zero-one")))
+        values, inverse = np.unique(best, return_inverse=True)
+        bounds = [randomized_weighted_majority(n, int(m), beta).value for m in values]
+        return np.array(bounds)[inverse]
 
 
 @attrs.define(eq=False, on_setattr=attrs.setters.NO_OP)
@@ -759,6 +846,7 @@ class ExponentialWeights:
     0.4621
     """
 
+    proof: ClassVar[str] = "exponential-weights"
     deterministic: ClassVar[bool] = False
     plays: ClassVar[frozenset[str]] = frozenset({"advice"})
 
@@ -852,3 +940,40 @@ class ExponentialWeights:
             return None
         best = float(transcript.expert_losses(loss=self.loss).min()) if len(transcript) else 0.0
         return exponential_weights(n, best, self.learning_rate_for(n))
+
+    @classmethod
+    def bound_curve(cls, transcript) -> np.ndarray | None:
+        """Theorem 16.3 after every round t = 0, 1, …, T, on the rounds played so far.
+
+        (η·L*_t + ln N) / (1 − e^(−η)), with L*_t the best expert's loss after
+        round t (L*_0 = 0), and η, the loss and N as the transcript's header
+        records them (η tuned by Corollary 16.4 when ``loss_bound`` is given);
+        the last value is :meth:`mistake_bound`'s. None where the theorem does
+        not apply (the zero-one loss, or experts graded with another loss than
+        the game's) or N is unknown.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from game import play
+        >>> from adversaries.experts import ExpertStream
+        >>> stream = ExpertStream(8, 2, np.random.default_rng(0), horizon=40, graded=True)
+        >>> tr = play(ExponentialWeights(eta=0.5), stream, rounds=40, loss="absolute")
+        >>> curve = ExponentialWeights.bound_curve(tr)
+        >>> len(curve), bool(np.isclose(curve[-1], tr.bound.value))
+        (41, True)
+        """
+        from game.theory import best_expert_losses
+
+        params = transcript.header.get("learner", {}).get("params", {})
+        loss = params.get("loss", transcript.loss_name)
+        if loss == "zero-one" or loss != transcript.loss_name:
+            return None
+        n = _experts_of(transcript, params.get("experts"))
+        if n is None:
+            return None
+        loss_bound = params.get("loss_bound")
+        eta = params.get("eta", 1.0) if loss_bound is None else tuned_eta(n, loss_bound)
+        best = np.concatenate(([0.0], best_expert_losses(transcript, loss=loss)))
+        values, inverse = np.unique(best, return_inverse=True)
+        return np.array([exponential_weights(n, float(a), eta).value for a in values])[inverse]

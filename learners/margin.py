@@ -58,6 +58,7 @@ class MarginPerceptron:
     (1.0, True, {'margin_mistake': 1.0})
     """
 
+    proof: ClassVar[str] = "margin-perceptron"
     deterministic: ClassVar[bool] = True
     plays: ClassVar[frozenset[str]] = frozenset({"vector", "bits", "advice"})
 

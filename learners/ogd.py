@@ -66,6 +66,7 @@ class OnlineGradientDescent:
     ([-0.5, -1.0], -1.0)
     """
 
+    proof: ClassVar[str] = "perceptron"
     deterministic: ClassVar[bool] = True
     plays: ClassVar[frozenset[str]] = frozenset({"vector", "bits", "advice"})
 

@@ -180,6 +180,7 @@ class Perceptron:
     1.0
     """
 
+    proof: ClassVar[str] = "perceptron"
     deterministic: ClassVar[bool] = True
     plays: ClassVar[frozenset[str]] = frozenset({"vector", "bits", "advice"})
 

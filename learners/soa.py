@@ -55,6 +55,7 @@ class SOA:
     1.0
     """
 
+    proof: ClassVar[str] = "soa"
     deterministic: ClassVar[bool] = True
     plays: ClassVar[frozenset[str]] = frozenset({"point"})
 

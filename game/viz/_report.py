@@ -9,10 +9,11 @@ beside the page.
 
 Every scenario is played with snapshots when its learner logs them, so the
 proof's potential can be drawn; snapshots do not change a game's digest. The
-figures drawn are the mistakes against the bounds (every game), the regret
-(games of expert advice, finite classes included), the potential (learners
-whose proof :func:`game.viz.plots.plot_potential` draws) and the tree an adversary
-walked (adversaries that hold a Littlestone tree). A scenario that fails to load or to
+figures drawn are those that apply (:func:`game.viz.plots.figures_for`): the
+mistakes against the bounds (every game), the regret (games of expert advice,
+finite classes included), the potential (learners whose class declares a proof
+:func:`game.viz.plots.plot_potential` draws) and the tree an adversary walked
+(adversaries that hold a Littlestone tree). A scenario that fails to load or to
 play is reported with its error; the page is still written.
 
 Examples
@@ -35,12 +36,16 @@ from typing import Any
 import attrs
 
 from game.errors import GameError
+from game.scenario import load_scenario
+from game.transcript._transcript import versions
 from game.viz._html import STYLE, format_value, summary_rows, table
+from game.viz.plots import KINDS, figure_bytes, figure_for, figures_for
+from game.viz.plots._figure import require_matplotlib
 
 __all__ = ["FIGURES", "ScenarioEntry", "play_entry", "render_report", "write_report"]
 
-#: The figures a report may draw, in order.
-FIGURES = ("mistakes", "regret", "potential", "tree")
+#: The figures a report may draw, in order: every figure of a transcript.
+FIGURES = KINDS
 
 _PAGE_STYLE = """
 body { font-family: system-ui, sans-serif; max-width: 72em; margin: 1.5em auto; padding: 0 1em;
@@ -93,21 +98,6 @@ class ScenarioEntry:
         return self.path.stem
 
 
-def _figures_for(transcript) -> list[str]:
-    from game.viz.plots._kinds import is_expert_game, player_class
-    from game.viz.plots._potential import potential_kind
-
-    names = ["mistakes"]
-    if is_expert_game(transcript):
-        names.append("regret")
-    if transcript.snapshots and potential_kind(transcript) is not None:
-        names.append("potential")
-    adversary = player_class(transcript, "adversary")
-    if adversary is not None and attrs.has(adversary) and "tree" in attrs.fields_dict(adversary):
-        names.append("tree")
-    return names
-
-
 def play_entry(
     path: str | os.PathLike,
     *,
@@ -134,10 +124,6 @@ def play_entry(
     progress : callable, optional
         ``progress(done, rounds)`` while the game runs (see :func:`game.play`).
     """
-    from game.scenario import load_scenario
-    from game.viz.plots._by_kind import figure_for
-    from game.viz.plots._figure import figure_bytes
-
     entry = ScenarioEntry(path=Path(path))
     try:
         scenario = load_scenario(path)
@@ -157,7 +143,7 @@ def play_entry(
         entry.error = str(exc)
         return entry
     wanted = set(figures)
-    for name in (f for f in _figures_for(transcript) if f in wanted):
+    for name in (f for f in figures_for(transcript) if f in wanted):
         try:
             fig = figure_for(transcript, name)
         except GameError as exc:
@@ -297,9 +283,6 @@ def render_report(
     unknown = [f for f in figures if f not in FIGURES]
     if unknown:
         raise GameError(f"unknown figure {unknown[0]!r}; expected some of {', '.join(FIGURES)}")
-    from game.transcript._transcript import versions
-    from game.viz.plots._figure import require_matplotlib
-
     require_matplotlib()
     folder = Path(folder)
     files = _scenario_files(folder, only)

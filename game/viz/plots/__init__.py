@@ -8,7 +8,14 @@ or from the command line with ``python -m game plot TRANSCRIPT --kind KIND``.
 - :func:`plot_regret`: losses and regret against the bound (expert games);
 - :func:`plot_potential`: the proof's potential against its inequality (snapshots);
 - :func:`plot_sweep`: a sweep's mistakes per grid point against the bound;
-- :func:`draw_tree`: a Littlestone tree with the path an adversary walked.
+- :func:`draw_tree`: a Littlestone tree with the path an adversary walked
+  (:func:`walked_tree` rebuilds the tree of a game played from a scenario).
+
+:func:`figure_for` draws one of :data:`KINDS` by name, and :func:`figures_for`
+says which apply to a transcript. The figures ask the players what they
+declare, never their names: the learner class's ``bound_curve`` (the regret
+figure's bound after every round) and ``proof`` (the potential argument its
+snapshots follow), the players' ``plays`` and ``presents``.
 
 Examples
 --------
@@ -22,8 +29,9 @@ Examples
 1
 """
 
-from game.viz.plots._by_kind import KINDS, figure_for
+from game.viz.plots._by_kind import KINDS, figure_for, figures_for
 from game.viz.plots._figure import figure_bytes, new_figure, save_figure
+from game.viz.plots._kinds import walked_tree
 from game.viz.plots._mistakes import plot_mistakes
 from game.viz.plots._potential import plot_potential, potential_kind
 from game.viz.plots._regret import plot_regret
@@ -35,6 +43,7 @@ __all__ = [
     "draw_tree",
     "figure_bytes",
     "figure_for",
+    "figures_for",
     "new_figure",
     "plot_mistakes",
     "plot_potential",
@@ -42,4 +51,5 @@ __all__ = [
     "plot_sweep",
     "potential_kind",
     "save_figure",
+    "walked_tree",
 ]

@@ -18,11 +18,42 @@ game.errors.GameError: the regret figure needs a game of prediction with expert 
 from __future__ import annotations
 
 from game.errors import GameError
+from game.viz.plots._kinds import is_expert_game, walked_tree
+from game.viz.plots._mistakes import plot_mistakes
+from game.viz.plots._potential import plot_potential, potential_kind
+from game.viz.plots._regret import plot_regret
+from game.viz.plots._tree import draw_tree
 
-__all__ = ["KINDS", "figure_for"]
+__all__ = ["KINDS", "figure_for", "figures_for"]
 
 #: The figures of a transcript, by name.
 KINDS = ("mistakes", "regret", "potential", "tree")
+
+
+def figures_for(transcript) -> list[str]:
+    """The figures of :data:`KINDS` that apply to a transcript, as the players declare it.
+
+    ``"mistakes"`` for every game; ``"regret"`` for a game of expert advice
+    (the adversary presents advice, the learner plays only advice and points, or
+    the certificate names an expert); ``"potential"`` when the learner's class
+    declares a proof drawn here and the snapshots it reads were logged;
+    ``"tree"`` when the adversary rebuilt from the recorded scenario holds a
+    Littlestone tree.
+
+    Examples
+    --------
+    >>> from game import load_scenario
+    >>> figures_for(load_scenario("scenarios/tree_halving.toml").play(snapshots=True))
+    ['mistakes', 'regret', 'potential', 'tree']
+    """
+    names = ["mistakes"]
+    if is_expert_game(transcript):
+        names.append("regret")
+    if transcript.snapshots and potential_kind(transcript) is not None:
+        names.append("potential")
+    if walked_tree(transcript) is not None:
+        names.append("tree")
+    return names
 
 
 def figure_for(transcript, kind: str):
@@ -36,10 +67,6 @@ def figure_for(transcript, kind: str):
     GameError
         For an unknown kind, or a transcript the figure does not apply to.
     """
-    from game.viz.plots._mistakes import plot_mistakes
-    from game.viz.plots._potential import plot_potential
-    from game.viz.plots._regret import plot_regret
-
     if kind == "mistakes":
         return plot_mistakes(transcript)
     if kind == "regret":
@@ -47,9 +74,6 @@ def figure_for(transcript, kind: str):
     if kind == "potential":
         return plot_potential(transcript)
     if kind == "tree":
-        from game.viz.plots._kinds import walked_tree
-        from game.viz.plots._tree import draw_tree
-
         tree = walked_tree(transcript)
         if tree is None:
             raise GameError(

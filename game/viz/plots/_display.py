@@ -1,9 +1,11 @@
 """The Figure every plotting function returns: matplotlib's, shown as PNG by Jupyter.
 
-Importing this module imports matplotlib (the ``plot`` extra); :mod:`game.viz.plots`
-imports it only when a figure is made. A Jupyter cell whose value is a
-:class:`GameFigure` displays the figure through ``_repr_png_``, with or without
-pyplot and its inline backend.
+Importing this module imports matplotlib (the ``plot`` extra): it is the one
+module of :mod:`game.viz` that imports it at module level, and
+:func:`game.viz.plots.new_figure` imports it only when a figure is made. It
+imports nothing of :mod:`game`, so it closes no cycle. A
+Jupyter cell whose value is a :class:`GameFigure` displays the figure through
+``_repr_png_``, with or without pyplot and its inline backend.
 
 Examples
 --------
@@ -15,6 +17,8 @@ b'\\x89PNG'
 
 from __future__ import annotations
 
+import io
+
 from matplotlib.figure import Figure
 
 __all__ = ["GameFigure"]
@@ -24,6 +28,6 @@ class GameFigure(Figure):
     """A :class:`matplotlib.figure.Figure` that Jupyter displays as a PNG image."""
 
     def _repr_png_(self) -> bytes:
-        from game.viz.plots._figure import figure_bytes
-
-        return figure_bytes(self, "png", dpi=100)
+        buffer = io.BytesIO()
+        self.savefig(buffer, format="png", dpi=100)
+        return buffer.getvalue()

@@ -3,11 +3,13 @@
 Every plotting function of :mod:`game.viz.plots` draws on a ``Figure`` made here and
 returns it; nothing touches pyplot's global state and nothing calls ``show()``,
 so figures are safe in scripts, servers and tests alike. The figures are
-:class:`~game.viz.plots.GameFigure` objects, which a Jupyter cell displays
-as a PNG image with or without pyplot.
+``GameFigure`` objects (:mod:`game.viz.plots._display`), which a Jupyter cell
+displays as a PNG image with or without pyplot.
 
 matplotlib is the optional extra ``plot``; without it every function here
-raises a :class:`~game.errors.GameError` that says how to install it.
+raises a :class:`~game.errors.GameError` that says how to install it. It is
+imported inside functions only (with ``_display``, the module that wraps it),
+so this module imports without it.
 
 Examples
 --------
@@ -19,7 +21,9 @@ True
 
 from __future__ import annotations
 
+import io
 import os
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -78,7 +82,7 @@ def new_figure(
         The axes in reading order.
     """
     require_matplotlib()
-    from game.viz.plots._display import GameFigure
+    from game.viz.plots._display import GameFigure  # imports matplotlib: the optional extra
 
     fig = GameFigure(figsize=(width, height * rows), layout="constrained")
     axes = fig.subplots(rows, cols, squeeze=False, sharex=sharex)
@@ -109,8 +113,6 @@ def save_figure(fig, path: str | os.PathLike, *, dpi: int = 120) -> Path:
 
 def figure_bytes(fig, fmt: str = "png", *, dpi: int = 100) -> bytes:
     """``fig`` encoded as PNG (or SVG, PDF) bytes, for embedding."""
-    import io
-
     buffer = io.BytesIO()
     fig.savefig(buffer, format=fmt, dpi=dpi)
     return buffer.getvalue()
@@ -118,8 +120,6 @@ def figure_bytes(fig, fmt: str = "png", *, dpi: int = 100) -> bytes:
 
 def caption(ax, lines, *, width: int = 130) -> None:
     """Small print under ``ax``: each of ``lines`` wrapped at ``width`` characters."""
-    import textwrap
-
     text = "\n".join(textwrap.fill(line, width) for line in lines if line)
     if text:
         ax.annotate(

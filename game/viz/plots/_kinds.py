@@ -1,8 +1,11 @@
 """What kind of game a transcript holds, as the figures need to know.
 
 A transcript names its players in its header; the registry (never a module path
-from the file) turns a name back into a class, whose ``presents`` (an
-adversary) and ``plays`` (a learner) say what instances the game was played on.
+from the file) turns a name back into a class, and the figures ask the class
+what it declares: ``presents`` (an adversary) and ``plays`` (a learner), the
+instances the game was played on; ``proof`` (a learner), the proof its
+snapshots follow; ``bound_curve`` (a learner), its theorem after every round.
+No figure tells players apart by their names.
 
 A game is one of **prediction with expert advice** when its certificate names an
 expert (:class:`~game.theory.ExpertCertificate`), when its adversary
@@ -25,10 +28,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import networkx as nx
 import numpy as np
 
 from game.errors import GameError
-from game.theory._certificates import ExpertCertificate
+from game.players import lookup
+from game.scenario import scenario_from_dict
+from game.theory import ExpertCertificate
 
 __all__ = [
     "concept_matrix",
@@ -58,8 +64,6 @@ def player_params(transcript, role: str) -> dict:
 
 def player_class(transcript, role: str) -> type | None:
     """The registered class of a recorded player, or None when the name is not registered."""
-    from game.players._registry import lookup
-
     name = player_name(transcript, role)
     if ":" in name:  # an unregistered player, recorded by its import path: never imported
         return None
@@ -111,8 +115,6 @@ def scenario_of(transcript):
     header; they are validated again here, so players are named only through
     the registry. Data files are looked for beside the recorded scenario path.
     """
-    from game.scenario import scenario_from_dict
-
     meta = transcript.header.get("scenario")
     if not isinstance(meta, dict) or not isinstance(meta.get("spec"), dict):
         return None
@@ -148,13 +150,29 @@ def concept_matrix(transcript):
     return matrix if matrix.ndim == 2 else None
 
 
-def walked_tree(transcript):
+def walked_tree(transcript) -> nx.DiGraph | None:
     """The tree the game's adversary walked (a ``networkx.DiGraph``), rebuilt from its scenario.
 
-    None when the game has no recorded scenario or its adversary holds no tree.
-    """
-    import networkx as nx
+    The scenario recorded in the transcript's header builds the adversary again
+    (with the game's seed); an adversary that walks a Littlestone tree holds it
+    as its ``tree``.
 
+    Returns
+    -------
+    networkx.DiGraph or None
+        None when the game has no recorded scenario or its adversary holds no tree.
+
+    Examples
+    --------
+    >>> from game import load_scenario
+    >>> from game.viz.plots import draw_tree
+    >>> walk = load_scenario("scenarios/tree_halving.toml").play()
+    >>> tree = walked_tree(walk)
+    >>> tree.number_of_nodes() > len(walk)
+    True
+    >>> "the walk" in draw_tree(tree, transcript=walk).axes[0].get_title()
+    True
+    """
     scenario = scenario_of(transcript)
     if scenario is None:
         return None

@@ -4,30 +4,38 @@ A mistake-bound proof tracks a quantity of the learner's state (its
 *potential*) and shows that it moves by a fixed amount on each mistake or
 update while staying inside a range; the bound is where the two meet. With
 snapshots logged (``snapshots=True``) the transcript holds that quantity after
-every round, and :func:`plot_potential` draws it against the inequality:
+every round, and :func:`plot_potential` draws it against the inequality.
+
+A learner class says which proof its snapshots follow in a class attribute
+``proof``, one of :data:`POTENTIALS` (``Perceptron.proof == "perceptron"``); the
+figure asks the class found through the registry, never the learner's name.
+A user's learner whose snapshots follow one of these proofs declares it too:
 
 ============================  =====================================================
-learner (snapshot)            what is drawn, after round t (k_t updates, M_t mistakes)
+``proof`` (snapshot)          what is drawn, after round t (k_t updates, M_t mistakes)
 ============================  =====================================================
-Perceptron, OGD (``w``)       w·u ≥ η·γ·k_t and ‖w‖² ≤ η²R²·k_t (Block–Novikoff:
-                              CS229 notes, seed 001; Balcan lecture 3, seed 003,
-                              Claims 1 and 2; Abernethy lecture 16, seed 004)
-Margin Perceptron (``w``)     w·w* ≥ γ*·k_t, and ‖w‖ ≤ the sum over updates of
+perceptron (``w``), as the    w·u ≥ η·γ·k_t and ‖w‖² ≤ η²R²·k_t (Block–Novikoff:
+Perceptron, OGD and batch     CS229 notes, seed 001; Balcan lecture 3, seed 003,
+Perceptron declare            Claims 1 and 2; Abernethy lecture 16, seed 004)
+margin-perceptron (``w``)     w·w* ≥ γ*·k_t, and ‖w‖ ≤ the sum over updates of
                               the growth inequality (1) of Theorem 2 (seed 003)
-Halving (``consistent``)      1 ≤ |C_{t+1}| ≤ N·2^(−M_t), log scale (seed 004, Thm 16.1)
-SOA (``ldim``)                0 ≤ Ldim(V_{t+1}) ≤ Ldim(H) − M_t (Shalev-Shwartz &
+halving (``consistent``)      1 ≤ |C_{t+1}| ≤ N·2^(−M_t), log scale (seed 004, Thm 16.1)
+soa (``ldim``)                0 ≤ Ldim(V_{t+1}) ≤ Ldim(H) − M_t (Shalev-Shwartz &
                               Ben-David §21.1.1, Lemma 21.7, the chapter of seed 000)
-Weighted Majority             β^(m_t) ≤ W_{t+1} ≤ N·((1+β)/2)^(M_t), log₂ scale
+weighted-majority             β^(m_t) ≤ W_{t+1} ≤ N·((1+β)/2)^(M_t), log₂ scale
 (``log2_weight``)
-Randomized WM                 β^(m_t) ≤ W_{t+1} ≤ N·e^(−(1−β)·E[M_t]), log₂ scale
-Exponential Weights           (1 − e^(−η))·L_EWA ≤ Φ_{t+1} − Φ_1 ≤ η·L*_t + ln N
+randomized-weighted-majority  β^(m_t) ≤ W_{t+1} ≤ N·e^(−(1−β)·E[M_t]), log₂ scale
+(``log2_weight``)
+exponential-weights           (1 − e^(−η))·L_EWA ≤ Φ_{t+1} − Φ_1 ≤ η·L*_t + ln N
 (``potential``)               (seed 004, Theorem 16.3: Lemma 16.5 and Jensen)
 ============================  =====================================================
 
 u is the certificate's unit direction, γ its smallest margin and R the largest
 norm on the rounds played (as the learner used the instances); m_t and L*_t are
 the best expert's mistakes and loss after round t; W is the total weight
-Σ_i β^(m_i) and Φ = −ln Σ_i e^(−η·L_i).
+Σ_i β^(m_i) and Φ = −ln Σ_i e^(−η·L_i). The parameters (η, β, the loss) are the
+learner's as its transcript's header records them; Exponential Weights' η played
+with N experts is the class's ``learning_rate_for(N)`` on those parameters.
 
 Examples
 --------
@@ -51,22 +59,26 @@ import math
 import numpy as np
 
 from game.errors import GameError
+from game.theory import block_novikoff_claims, get_loss, margin_perceptron_claims
+from game.theory.bounds import RANDOMIZED_WEIGHTED_MAJORITY_SOURCE, WEIGHTED_MAJORITY_SOURCE
 from game.viz.plots._figure import caption, game_title, new_figure, thin
-from game.viz.plots._kinds import expert_count, player_name, player_params
+from game.viz.plots._kinds import expert_count, player_class, player_name, player_params
 from game.viz.plots._mistakes import cumulative
+from game.viz.plots._regret import best_so_far
 
 __all__ = ["POTENTIALS", "plot_potential", "potential_kind"]
 
-#: The potentials :func:`plot_potential` draws, by the name :func:`potential_kind` returns.
-POTENTIALS = (
-    "perceptron",
-    "margin-perceptron",
-    "halving",
-    "soa",
-    "weighted-majority",
-    "randomized-weighted-majority",
-    "exponential-weights",
-)
+#: The proofs :func:`plot_potential` draws, as a learner class declares them in
+#: ``proof``, with the snapshot each one reads.
+POTENTIALS = {
+    "perceptron": "w",
+    "margin-perceptron": "w",
+    "halving": "consistent",
+    "soa": "ldim",
+    "weighted-majority": "log2_weight",
+    "randomized-weighted-majority": "log2_weight",
+    "exponential-weights": "potential",
+}
 
 
 def _keys(transcript) -> set[str]:
@@ -74,26 +86,17 @@ def _keys(transcript) -> set[str]:
 
 
 def potential_kind(transcript) -> str | None:
-    """Which potential argument the transcript's snapshots support (one of :data:`POTENTIALS`).
+    """The proof the learner's snapshots follow (one of :data:`POTENTIALS`), as its class declares.
 
-    None when the game was played without snapshots or the learner logs none
-    of the quantities of the table in the module's text.
+    The learner's class, found through the registry by the name in the header,
+    declares it in ``proof``. None when the game was played without snapshots,
+    the class declares no proof drawn here, or the transcript lacks the
+    snapshot the proof reads.
     """
-    keys = _keys(transcript)
-    name = player_name(transcript, "learner")
-    if "w" in keys:
-        return "margin-perceptron" if name == "margin-perceptron" else "perceptron"
-    if "consistent" in keys:
-        return "halving"
-    if "ldim" in keys:
-        return "soa"
-    if "potential" in keys:
-        return "exponential-weights"
-    if "log2_weight" in keys:
-        if name == "randomized-weighted-majority":
-            return "randomized-weighted-majority"
-        return "weighted-majority"
-    return None
+    proof = getattr(player_class(transcript, "learner"), "proof", None)
+    if not isinstance(proof, str) or proof not in POTENTIALS:
+        return None
+    return proof if POTENTIALS[proof] in _keys(transcript) else None
 
 
 def _series(transcript, key: str, first: float | None) -> np.ndarray:
@@ -134,11 +137,13 @@ def plot_potential(transcript, *, certificate=None):
         )
     kind = potential_kind(transcript)
     if kind is None:
+        proof = getattr(player_class(transcript, "learner"), "proof", None)
+        declared = f"declares the proof {proof!r}" if proof else "declares no proof"
         raise GameError(
             f"no potential argument is drawn for the learner "
-            f"{player_name(transcript, 'learner')!r} (its snapshots: "
-            f"{', '.join(sorted(_keys(transcript)))}); potentials are drawn for "
-            f"{', '.join(POTENTIALS)}"
+            f"{player_name(transcript, 'learner')!r}: its class {declared} (its snapshots: "
+            f"{', '.join(sorted(_keys(transcript)))}); potentials are drawn for a learner "
+            f"class whose `proof` is one of {', '.join(POTENTIALS)}"
         )
     if kind in ("perceptron", "margin-perceptron"):
         return _perceptron(transcript, certificate, margin=kind == "margin-perceptron")
@@ -152,8 +157,6 @@ def plot_potential(transcript, *, certificate=None):
 
 
 def _perceptron(transcript, certificate, *, margin: bool):
-    from game.theory._proofs import block_novikoff_claims, margin_perceptron_claims
-
     claims = (
         margin_perceptron_claims(transcript, certificate)
         if margin
@@ -291,17 +294,23 @@ def _soa(transcript):
 
 
 def _eta(transcript, experts: int) -> float:
+    """η as played with N experts: the class's ``learning_rate_for(N)`` on the recorded
+    parameters, or the recorded ``eta`` for a class without one."""
     params = player_params(transcript, "learner")
-    if params.get("loss_bound") is not None:
-        from learners.experts import tuned_eta
-
-        return tuned_eta(experts, float(params["loss_bound"]))
+    cls = player_class(transcript, "learner")
+    if cls is not None and callable(getattr(cls, "learning_rate_for", None)):
+        try:
+            learner = cls(**params)
+        except (TypeError, ValueError, GameError) as exc:
+            raise GameError(
+                f"the learner {player_name(transcript, 'learner')!r} cannot be rebuilt from "
+                f"its recorded parameters to learn the η it played: {exc}"
+            ) from None
+        return float(learner.learning_rate_for(experts))
     return float(params.get("eta", 1.0))
 
 
 def _exponential_weights(transcript):
-    from game.viz.plots._regret import _best_so_far
-
     n = len(transcript)
     experts = expert_count(transcript)
     eta = _eta(transcript, experts)
@@ -309,7 +318,7 @@ def _exponential_weights(transcript):
     gain = phi - phi[0]
     loss_name = player_params(transcript, "learner").get("loss", transcript.loss_name)
     mine = np.concatenate(([0.0], np.cumsum(_losses(transcript, loss_name), dtype=np.float64)))
-    best = _best_so_far(transcript, loss_name, None)
+    best = best_so_far(transcript, loss_name)
     idx = thin(n + 1)
     fig, (ax,) = new_figure()
     ax.plot(idx, gain[idx], color="C0", label="Φ − Φ₁")
@@ -344,19 +353,15 @@ def _exponential_weights(transcript):
 
 
 def _losses(transcript, loss_name: str) -> np.ndarray:
-    from game.theory._losses import get_loss
-
     return np.asarray(get_loss(loss_name)(transcript.predictions, transcript.labels), float)
 
 
 def _weighted_majority(transcript, *, randomized: bool):
-    from game.viz.plots._regret import _best_so_far
-
     n = len(transcript)
     experts = expert_count(transcript)
     beta = float(player_params(transcript, "learner").get("beta", 0.5))
     log_w = _series(transcript, "log2_weight", math.log2(experts))
-    best = _best_so_far(transcript, "zero-one", None)
+    best = best_so_far(transcript, "zero-one")
     idx = thin(n + 1)
     fig, (ax,) = new_figure()
     ax.plot(idx, log_w[idx], color="C0", label="log₂ W")
@@ -382,11 +387,6 @@ def _weighted_majority(transcript, *, randomized: bool):
     ax.set_xlim(0, max(n, 1))
     ax.set_title(game_title(transcript))
     ax.legend(loc="lower left", fontsize=8)
-    from game.theory.bounds._experts import (
-        RANDOMIZED_WEIGHTED_MAJORITY_SOURCE,
-        WEIGHTED_MAJORITY_SOURCE,
-    )
-
     caption(
         ax,
         [

@@ -1,21 +1,28 @@
 """An expert game's losses over rounds: the learner's, the best expert's, and the bound.
 
-The bound is evaluated after every round t on the rounds played so far, with
-the best expert's loss so far in place of the whole game's (:func:`bound_curve`),
-so the figure shows the theorem holding at every prefix of the game, not only at
-its end:
+The bound drawn is the learner's own curve: a learner class may define
+``bound_curve(transcript)`` (a classmethod or a staticmethod; see
+:mod:`game.protocol`), its theorem evaluated after every round t = 0, 1, …, T
+on the rounds played so far, T + 1 values. The figure finds the class through
+the registry by the name in the transcript's header and asks it; the class reads
+the parameters it needs from the header. So the figure shows the theorem
+holding at every prefix of the game, not only at its end. The built-in curves:
 
 =============================  ===========================  ==============================
 learner                        quantity                     bound after round t
 =============================  ===========================  ==============================
-``halving``                    mistakes                     log₂ N
-``weighted-majority``          mistakes                     (log₂ N + m_t·log₂(1/β)) / log₂(2/(1+β))
-``randomized-weighted-…``      expected mistakes            (m_t·ln(1/β) + ln N) / (1 − β)
-``exponential-weights``        loss (convex, in [0, 1])     (η·L*_t + ln N) / (1 − e^(−η))
+Halving                        mistakes                     log₂ N
+Weighted Majority              mistakes                     (log₂ N + m_t·log₂(1/β)) / log₂(2/(1+β))
+Randomized Weighted Majority   expected mistakes            (m_t·ln(1/β) + ln N) / (1 − β)
+Exponential Weights            loss (convex, in [0, 1])     (η·L*_t + ln N) / (1 − e^(−η))
 =============================  ===========================  ==============================
 
-m_t and L*_t are the best expert's mistakes and loss after round t. For any
-other learner the bound of the whole game (``transcript.bound``) is drawn flat.
+m_t and L*_t are the best expert's mistakes and loss after round t. The curve
+counts what the learner's whole-game bound (``transcript.bound``, the same
+theorem) counts, and is labelled "bound" when it does not move with t, "bound
+after round t" when it does. A learner without a curve (or whose curve is None
+on this game) gets its whole-game bound drawn flat, labelled "bound on the
+whole game".
 
 Examples
 --------
@@ -33,30 +40,29 @@ Examples
 
 from __future__ import annotations
 
+import inspect
 import math
 
 import numpy as np
 
 from game.errors import GameError
+from game.theory import best_expert_losses
 from game.viz.plots._figure import caption, game_title, new_figure, thin
 from game.viz.plots._kinds import (
     concept_matrix,
     expert_count,
     instance_kind,
     is_expert_game,
+    player_class,
     player_name,
-    player_params,
 )
 from game.viz.plots._mistakes import cumulative
 
-__all__ = ["BoundCurve", "bound_curve", "plot_regret", "require_expert_game"]
-
-#: Bounds are evaluated at most at this many distinct values of their argument.
-_EVALUATIONS = 2000
+__all__ = ["BoundCurve", "best_so_far", "bound_curve_of", "plot_regret", "require_expert_game"]
 
 
 class BoundCurve:
-    """A bound after every round t = 0, 1, …, T.
+    """A bound after every round t = 0, 1, …, T, as the regret figure draws it.
 
     Attributes
     ----------
@@ -90,36 +96,56 @@ def require_expert_game(transcript, what: str, matrix=None) -> None:
     )
 
 
-def _per_value(fn, args: np.ndarray) -> np.ndarray:
-    """``fn(a).value`` for every entry of ``args``, evaluated once per distinct value."""
-    uniq, inverse = np.unique(args, return_inverse=True)
-    if uniq.size <= _EVALUATIONS:
-        return np.array([fn(a).value for a in uniq], dtype=np.float64)[inverse]
-    sample = uniq[thin(uniq.size, _EVALUATIONS)]
-    return np.interp(args, sample, [fn(a).value for a in sample])
-
-
-def _best_so_far(transcript, loss: str, matrix) -> np.ndarray:
-    from game.theory._regret import best_expert_losses
-
+def best_so_far(transcript, loss: str, matrix=None) -> np.ndarray:
+    """The best expert's cumulative ``loss`` after rounds t = 0, 1, …, T (T + 1 values, from 0)."""
     best = best_expert_losses(transcript, loss=loss, matrix=matrix)
     return np.concatenate(([0.0], best))
 
 
-def bound_curve(transcript, *, matrix=None) -> BoundCurve | None:
-    """The learner's bound after every round of an expert game (see the module's table).
+def _learner_curve(transcript) -> np.ndarray | None:
+    """The recorded learner class's ``bound_curve(transcript)``, checked; None without one."""
+    cls = player_class(transcript, "learner")
+    if cls is None or getattr(cls, "bound_curve", None) is None:
+        return None
+    if not isinstance(inspect.getattr_static(cls, "bound_curve"), classmethod | staticmethod):
+        raise GameError(
+            f"the learner {player_name(transcript, 'learner')!r}: bound_curve must be a "
+            "classmethod or a staticmethod, since a figure asks the class with the "
+            "transcript alone (the parameters are in its header)"
+        )
+    values = cls.bound_curve(transcript)
+    if values is None:
+        return None
+    values = np.asarray(values, dtype=np.float64)
+    if values.shape != (len(transcript) + 1,):
+        raise GameError(
+            f"the learner {player_name(transcript, 'learner')!r}: bound_curve returned shape "
+            f"{values.shape}; expected ({len(transcript) + 1},), the bound after each round "
+            f"t = 0, 1, …, {len(transcript)}"
+        )
+    return values
+
+
+def bound_curve_of(transcript) -> BoundCurve | None:
+    """The bound the regret figure draws: the learner's curve, else its whole-game bound.
+
+    See the module's text.
 
     Parameters
     ----------
     transcript : Transcript
-        An expert game.
-    matrix : array_like, optional
-        A finite class's ±1 matrix when the instances are its points.
+        Any game.
 
     Returns
     -------
     BoundCurve or None
-        None when the learner has no bound on this game.
+        None when the learner has no bound on this game (or one on updates).
+
+    Raises
+    ------
+    GameError
+        When the learner's ``bound_curve`` is not a classmethod or a staticmethod,
+        or returns other than T + 1 values.
 
     Examples
     --------
@@ -129,58 +155,27 @@ def bound_curve(transcript, *, matrix=None) -> BoundCurve | None:
     >>> from adversaries.experts import ExpertStream
     >>> stream = ExpertStream(8, 2, np.random.default_rng(0), horizon=40)
     >>> tr = play(WeightedMajority(beta=0.5), stream, rounds=40)
-    >>> curve = bound_curve(tr)
-    >>> curve.quantity, len(curve.values), bool(np.isclose(curve.values[-1], tr.bound.value))
-    ('mistakes', 41, True)
+    >>> curve = bound_curve_of(tr)
+    >>> curve.quantity, curve.label, len(curve.values)
+    ('mistakes', 'bound after round t', 41)
     """
-    from game.theory.bounds import (
-        exponential_weights,
-        halving,
-        randomized_weighted_majority,
-        weighted_majority,
-    )
-
-    name = player_name(transcript, "learner")
-    params = player_params(transcript, "learner")
-    n_rounds = len(transcript)
-    if n_rounds and name in (
-        "halving",
-        "weighted-majority",
-        "randomized-weighted-majority",
-        "exponential-weights",
-    ):
-        n = expert_count(transcript, matrix)
-        if name == "halving":
-            b = halving(n)
-            return BoundCurve(np.full(n_rounds + 1, b.value), "mistakes", "bound", b.source)
-        if name in ("weighted-majority", "randomized-weighted-majority"):
-            beta = float(params.get("beta", 0.5))
-            m = _best_so_far(transcript, "zero-one", matrix)
-            if name == "weighted-majority":
-                values = _per_value(lambda a: weighted_majority(n, int(a), beta), m)
-                quantity, source = "mistakes", weighted_majority(n, 0, beta).source
-            else:
-                values = _per_value(lambda a: randomized_weighted_majority(n, int(a), beta), m)
-                quantity = "mistake_probability"
-                source = randomized_weighted_majority(n, 0, beta).source
-            return BoundCurve(values, quantity, "bound after round t", source)
-        loss = params.get("loss", transcript.loss_name)
-        if loss != "zero-one" and loss == transcript.loss_name:
-            eta = float(params.get("eta", 1.0))
-            if params.get("loss_bound") is not None:
-                from learners.experts import tuned_eta
-
-                eta = tuned_eta(n, float(params["loss_bound"]))
-            best = _best_so_far(transcript, loss, matrix)
-            values = _per_value(lambda a: exponential_weights(n, float(a), eta), best)
-            source = exponential_weights(n, 0.0, eta).source
-            return BoundCurve(values, "loss", "bound after round t", source)
-        return None
-    b = transcript.bound
-    if b is None or b.quantity == "updates":
+    whole = transcript.bound
+    values = _learner_curve(transcript)
+    if values is not None:
+        moves = bool(np.any(values != values[0]))
+        return BoundCurve(
+            values,
+            whole.quantity if whole is not None else "mistakes",
+            "bound after round t" if moves else "bound",
+            whole.source if whole is not None else "",
+        )
+    if whole is None or whole.quantity == "updates":
         return None
     return BoundCurve(
-        np.full(n_rounds + 1, b.value), b.quantity, "bound on the whole game", b.source
+        np.full(len(transcript) + 1, whole.value),
+        whole.quantity,
+        "bound on the whole game",
+        whole.source,
     )
 
 
@@ -189,8 +184,9 @@ def plot_regret(transcript, *, matrix=None):
 
     Two panels over rounds t = 0, 1, …, T. Above: the learner's cumulative
     loss, the best expert's min_i L_i^t, and the learner's bound after round t
-    (:func:`bound_curve`). Below: the regret (learner minus best expert) and
-    the regret the bound allows (bound minus best expert).
+    (:func:`bound_curve_of`: the learner's ``bound_curve``). Below: the regret
+    (learner minus best expert) and the regret the bound allows (bound minus
+    best expert).
 
     The quantity is the bound's: mistakes for Halving and Weighted Majority
     (the experts then counted in mistakes too), the expected mistakes for
@@ -220,14 +216,14 @@ def plot_regret(transcript, *, matrix=None):
         matrix = concept_matrix(transcript)  # points of the scenario's finite class
     if len(transcript) and matrix is None:
         expert_count(transcript)  # points without a matrix: a clear error
-    curve = bound_curve(transcript, matrix=matrix)
+    curve = bound_curve_of(transcript)
     if curve is None:
         quantity, expert_loss = "loss", transcript.loss_name
     else:
         quantity = curve.quantity
         expert_loss = transcript.loss_name if quantity == "loss" else "zero-one"
     mine = cumulative(transcript, quantity)
-    best = _best_so_far(transcript, expert_loss, matrix)
+    best = best_so_far(transcript, expert_loss, matrix)
     idx = thin(len(mine))
     words = {
         "mistakes": "mistakes",

@@ -25,6 +25,7 @@ import itertools
 import numbers
 from typing import Any
 
+import networkx as nx
 import numpy as np
 
 from game.errors import GameError
@@ -194,8 +195,6 @@ def draw_tree(
     labelled − and +. A tree of more than 127 nodes drawn whole shows labels
     only along the highlighted path.
     """
-    import networkx as nx
-
     if tree.number_of_nodes() == 0:
         raise GameError("the tree is empty")
     full = tree

@@ -8,6 +8,7 @@ Examples to paste::
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 import networkx as nx
@@ -16,6 +17,7 @@ import pytest
 
 pytest.importorskip("matplotlib")
 
+import attrs
 from matplotlib.collections import LineCollection
 
 from adversaries import Replay, SeparableStream
@@ -27,19 +29,21 @@ from game.viz.plots import (
     KINDS,
     draw_tree,
     figure_for,
+    figures_for,
     plot_mistakes,
     plot_potential,
     plot_regret,
     plot_sweep,
     potential_kind,
     save_figure,
+    walked_tree,
 )
 from game.viz.plots._figure import thin
-from game.viz.plots._kinds import is_expert_game, walked_tree
+from game.viz.plots._kinds import is_expert_game
 from game.viz.plots._mistakes import cumulative
-from game.viz.plots._regret import bound_curve
+from game.viz.plots._regret import bound_curve_of
 from game.viz.plots._tree import tree_layout, tree_path
-from learners import Perceptron
+from learners import MarginPerceptron, Perceptron
 from learners.experts import (
     ExponentialWeights,
     Halving,
@@ -47,7 +51,8 @@ from learners.experts import (
     WeightedMajority,
 )
 
-SCENARIOS = Path(__file__).resolve().parents[3] / "scenarios"
+ROOT = Path(__file__).resolve().parents[3]
+SCENARIOS = ROOT / "scenarios"
 PNG = b"\x89PNG\r\n\x1a\n"
 
 
@@ -121,6 +126,7 @@ def test_every_figure_that_applies_writes_a_png(request, tmp_path, game, kind):
         "potential": True,
         "tree": game == "tree_game",
     }[kind]
+    assert (kind in figures_for(tr)) == applies
     if not applies:
         with pytest.raises(GameError):
             figure_for(tr, kind)
@@ -193,12 +199,146 @@ def test_regret_draws_learner_best_expert_and_bound(halving):
 @pytest.mark.parametrize("game", ["halving", "ewa", "weighted_majority", "randomized"])
 def test_the_bound_after_the_last_round_is_the_learners_own(request, game):
     tr = request.getfixturevalue(game)
-    curve = bound_curve(tr)
+    curve = bound_curve_of(tr)
     assert len(curve.values) == len(tr) + 1
     assert curve.quantity == tr.bound.quantity
     assert np.isclose(curve.values[-1], tr.bound.value)
     # and the theorem holds after every round, not only at the end
     assert np.all(cumulative(tr, curve.quantity) <= curve.values + 1e-9)
+
+
+# -- the players say what they are: no figure tells them apart by their names ----------------
+def expert_game(learner, *, rounds: int = 150):
+    stream = ExpertStream(16, 6, np.random.default_rng(5), horizon=rounds)
+    snapshots = callable(getattr(learner, "snapshot", None))
+    return play(learner, stream, rounds=rounds, snapshots=snapshots)
+
+
+@pytest.mark.parametrize(
+    "cls, make",
+    [
+        (WeightedMajority, lambda: WeightedMajority(beta=0.5)),
+        (
+            RandomizedWeightedMajority,
+            lambda: RandomizedWeightedMajority(beta=0.5, rng=np.random.default_rng(0)),
+        ),
+    ],
+)
+def test_the_same_class_under_another_name_draws_the_same_figures(register, cls, make):
+    builtin = expert_game(make())
+    register("my-weighted-majority", cls)
+    mine = expert_game(make())
+    assert mine.header["learner"]["name"] == "my-weighted-majority"
+    top_builtin, _ = plot_regret(builtin).axes
+    top_mine, _ = plot_regret(mine).axes
+    assert labels_of(top_mine) == labels_of(top_builtin)
+    assert labels_of(top_mine)[-1] == "bound after round t"
+    _, curve = line(top_mine, "bound after round t")
+    assert curve.tolist() == line(top_builtin, "bound after round t")[1].tolist()
+    assert curve[0] < curve[-1]  # the best expert's mistakes so far move it
+    assert potential_kind(mine) == potential_kind(builtin) == cls.proof
+    assert figures_for(mine) == figures_for(builtin) == ["mistakes", "regret", "potential"]
+
+
+def test_the_margin_perceptron_under_another_name_keeps_its_own_proof(register):
+    register("my-margin-perceptron", MarginPerceptron)
+    stream = SeparableStream(5, 0.2, 1.0, np.random.default_rng(0))
+    tr = play(MarginPerceptron(gamma=0.2), stream, rounds=300, snapshots=True)
+    assert potential_kind(tr) == "margin-perceptron"
+    _, bottom = plot_potential(tr).axes
+    assert bottom.get_ylabel() == "‖w‖"  # the margin proof's panel, not Block–Novikoff's
+
+
+@attrs.define
+class Optimist:
+    """Always +1, with a theorem of its own: at most 2 + t mistakes after round t."""
+
+    deterministic = True
+    plays = frozenset({"advice"})
+
+    def predict(self, x) -> float:
+        return 1.0
+
+    def update(self, x, y) -> bool:
+        return False
+
+    @staticmethod
+    def bound_curve(transcript):
+        return 2.0 + np.arange(len(transcript) + 1)
+
+
+def test_a_users_learner_gets_its_own_bound_curve_drawn(register):
+    register("optimist", Optimist)
+    tr = expert_game(Optimist(), rounds=40)
+    top, bottom = plot_regret(tr).axes
+    assert labels_of(top) == ["learner", "best expert", "bound after round t"]
+    _, curve = line(top, "bound after round t")
+    assert curve.tolist() == (2.0 + np.arange(41)).tolist()
+    _, allowed = line(bottom, "regret the bound allows")
+    _, best = line(top, "best expert")
+    assert allowed.tolist() == (curve - best).tolist()
+
+
+def test_a_learner_without_a_curve_gets_its_whole_game_bound_labelled_so(soa):
+    assert not hasattr(type(soa), "bound_curve")  # the fixture is a game, its learner SOA
+    top, _ = plot_regret(soa).axes
+    assert labels_of(top)[-1] == "bound on the whole game"
+    _, flat = line(top, "bound on the whole game")
+    assert np.all(flat == soa.bound.value)
+
+
+def test_a_constant_curve_is_labelled_bound(halving):
+    curve = bound_curve_of(halving)
+    assert curve.label == "bound" and np.all(curve.values == np.log2(128))
+
+
+@attrs.define
+class Careless(Optimist):
+    """A curve declared as a plain method, or of the wrong length."""
+
+    def bound_curve(self, transcript):
+        return np.zeros(len(transcript) + 1)
+
+
+@attrs.define
+class Short(Optimist):
+    @staticmethod
+    def bound_curve(transcript):
+        return np.zeros(len(transcript))  # one value per round, without round 0
+
+
+def test_a_curve_the_figure_cannot_ask_for_is_a_clear_error(register):
+    register("careless", Careless)
+    register("short", Short)
+    with pytest.raises(GameError, match="'careless': bound_curve must be a classmethod"):
+        plot_regret(expert_game(Careless(), rounds=10))
+    with pytest.raises(GameError, match=r"'short': bound_curve returned shape \(10,\); expected"):
+        plot_regret(expert_game(Short(), rounds=10))
+
+
+@pytest.mark.parametrize(
+    "cls, make, loss",
+    [
+        (Halving, Halving, "zero-one"),
+        (WeightedMajority, lambda: WeightedMajority(beta=0.7), "zero-one"),
+        (ExponentialWeights, lambda: ExponentialWeights(eta=0.4, loss="squared"), "squared"),
+        (ExponentialWeights, lambda: ExponentialWeights(loss_bound=20.0), "absolute"),
+    ],
+)
+def test_the_learners_curve_ends_at_its_bound_and_holds_after_every_round(cls, make, loss):
+    stream = ExpertStream(32, 0, np.random.default_rng(8), horizon=200, graded=loss != "zero-one")
+    tr = play(make(), stream, rounds=200, loss=loss)
+    curve = cls.bound_curve(tr)
+    assert curve.shape == (201,) and np.isclose(curve[-1], tr.bound.value)
+    assert np.all(np.diff(curve) >= 0)  # the best expert's loss never falls
+    assert np.all(cumulative(tr, tr.bound.quantity) <= curve + 1e-9)
+
+
+def test_exponential_weights_has_no_curve_where_its_theorem_does_not_apply():
+    stream = ExpertStream(8, 2, np.random.default_rng(0), horizon=30)
+    tr = play(ExponentialWeights(loss="zero-one"), stream, rounds=30, loss="zero-one")
+    assert ExponentialWeights.bound_curve(tr) is None and tr.bound is None
+    assert bound_curve_of(tr) is None
 
 
 def test_regret_of_a_game_over_a_finite_class_reads_the_class_from_the_scenario(soa):
@@ -405,3 +545,102 @@ def test_save_figure_chooses_the_format_by_suffix(tmp_path, halving):
 def test_figures_show_themselves_in_jupyter(halving):
     fig = plot_mistakes(halving)
     assert fig._repr_png_().startswith(PNG)
+
+
+# -- imports ------------------------------------------------------------------------------------
+VIZ = ROOT / "game" / "viz"
+#: What a function of game.viz may import: the optional extra, or the one module wrapping it.
+OPTIONAL = ("matplotlib", "game.viz.plots._display")
+
+
+def module_of(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def viz_imports() -> dict[str, list[tuple[str, bool]]]:
+    """Every import of every module of game/viz, at every level: (target, inside a function)."""
+    modules = {module_of(p): p for p in VIZ.rglob("*.py")}
+    found: dict[str, list[tuple[str, bool]]] = {}
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        edges: list[tuple[str, bool]] = []
+
+        def visit(node, in_function: bool, package=package, edges=edges) -> None:
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+                in_function = True
+            if isinstance(node, ast.Import):
+                edges.extend((alias.name, in_function) for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module != "__future__":
+                base = node.module or ""
+                if node.level:
+                    up = package.split(".")[: len(package.split(".")) - node.level + 1]
+                    base = ".".join([*up, *([base] if base else [])])
+                for alias in node.names:
+                    sub = f"{base}.{alias.name}"
+                    edges.append((sub if sub in modules else base, in_function))
+            for child in ast.iter_child_nodes(node):
+                visit(child, in_function)
+
+        visit(ast.parse(path.read_text(encoding="utf-8")), False)
+        found[name] = edges
+    return found
+
+
+def test_the_walk_of_game_viz_finds_its_imports():
+    imports = viz_imports()
+    assert ("game.viz.plots._figure", False) in imports["game.viz.plots._regret"]
+    assert ("game.viz.plots._display", True) in imports["game.viz.plots._figure"]
+    assert "game.viz.plots._tree" in imports
+
+
+def test_game_viz_has_no_import_cycle_even_inside_functions():
+    imports = viz_imports()
+    graph = {
+        name: {target for target, _ in edges if target in imports and target != name}
+        for name, edges in imports.items()
+    }
+    state: dict[str, int] = {}  # 1: on the path being walked, 2: done
+
+    def walk(node: str, path: list[str]) -> None:
+        state[node] = 1
+        for nxt in sorted(graph[node]):
+            assert state.get(nxt) != 1, "import cycle: " + " -> ".join([*path, node, nxt])
+            if nxt not in state:
+                walk(nxt, [*path, node])
+        state[node] = 2
+
+    for name in sorted(graph):
+        if name not in state:
+            walk(name, [])
+
+
+def test_functions_of_game_viz_import_only_the_optional_extra():
+    inside = {
+        (name, target)
+        for name, edges in viz_imports().items()
+        for target, in_function in edges
+        if in_function and not target.startswith(OPTIONAL)
+    }
+    assert inside == set()
+
+
+def test_game_viz_never_imports_the_players():
+    players = {
+        (name, target)
+        for name, edges in viz_imports().items()
+        for target, _ in edges
+        if target.split(".")[0] in ("learners", "adversaries")
+    }
+    assert players == set()
+
+
+def test_the_figures_script_uses_only_the_public_faces():
+    tree = ast.parse((ROOT / "docs" / "make_figures.py").read_text(encoding="utf-8"))
+    modules = [
+        n.module
+        for n in ast.walk(tree)
+        if isinstance(n, ast.ImportFrom) and n.module != "__future__"
+    ]
+    assert "game.viz.plots" in modules
+    assert not [m for m in modules if any(part.startswith("_") for part in m.split("."))]
