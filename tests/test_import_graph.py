@@ -25,8 +25,7 @@ What a cycle is
     ``game.theory._certificates`` → (inside a function) ``game.theory.concepts``
     → ``game.theory.concepts._finite`` → ``game.theory._certificates`` is one.
     Imports inside functions count: they run later, but the two modules still
-    cannot be understood, tested or moved apart. A cycle still to be broken is
-    listed in :data:`KNOWN_CYCLE_EDGES` by the import that closes it.
+    cannot be understood, tested or moved apart.
 
 The rules (DESIGN.md, Layout): no cycles among ``game``'s modules;
 ``game.theory`` imports nothing of the project outside itself but
@@ -50,20 +49,6 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = "game"
-
-#: Known cycles, each listed by the one import (importer, imported) that closes it. The
-#: test sets these edges aside before looking for cycles, and fails on an entry that no
-#: longer closes a cycle, so the list only shrinks: empty it as the cycles are broken.
-KNOWN_CYCLE_EDGES: tuple[tuple[str, str], ...] = (
-    # game.viz.plots._figure <-> game.viz.plots._display: subplots() builds a GameFigure,
-    # whose _repr_png_ calls figure_bytes (both imports inside functions).
-    ("game.viz.plots._figure", "game.viz.plots._display"),
-    # game.transcript._transcript -> game.viz: Transcript._repr_html_ imports
-    # game.viz._html, so game.viz runs its façade, whose _report imports game.scenario
-    # -> game.engine -> game.transcript._transcript (and game.viz.plots._kinds imports
-    # game.scenario too).
-    ("game.transcript._transcript", "game.viz"),
-)
 
 #: Third-party packages the theory may import (beside the standard library).
 THEORY_THIRD_PARTY = frozenset({"numpy", "networkx", "attrs"})
@@ -247,24 +232,10 @@ def test_the_rule_catches_a_cycle_through_a_facade():
 
 
 # -- the rules -------------------------------------------------------------------------------------
-def test_each_known_cycle_edge_still_closes_a_cycle():
-    component = {m: i for i, c in enumerate(nx.strongly_connected_components(GRAPH)) for m in c}
-    stale = [
-        f"{a} -> {b}"
-        for a, b in KNOWN_CYCLE_EDGES
-        if not GRAPH.has_edge(a, b) or component[a] != component[b]
-    ]
-    assert not stale, (
-        "listed in KNOWN_CYCLE_EDGES but closing no cycle now (remove it): " + "; ".join(stale)
-    )
-
-
-def test_game_has_no_import_cycles_but_the_known_ones():
-    graph = GRAPH.copy()
-    graph.remove_edges_from(KNOWN_CYCLE_EDGES)
-    found = sorted(sorted(c) for c in cycles(graph))
+def test_game_has_no_import_cycles():
+    found = sorted(sorted(c) for c in cycles(GRAPH))
     report = [
-        f"import cycle among {', '.join(c)}; one loop:\n{_lines(graph, frozenset(c))}"
+        f"import cycle among {', '.join(c)}; one loop:\n{_lines(GRAPH, frozenset(c))}"
         for c in found
     ]
     assert not report, "\n".join(report)

@@ -41,7 +41,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace, console: Console) -> int:
     """Write the report and say where."""
-    from game.viz._report import write_report
+    from game.viz.report import write_report
 
     quiet = args.quiet or not Console(stderr=True).is_terminal
     bars: list[RoundsBar] = []

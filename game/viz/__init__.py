@@ -1,15 +1,23 @@
-"""What people see: figures (:mod:`game.viz.plots`), the HTML of a transcript
-or a sweep, and the static report of a folder of scenarios.
+"""What people see: the HTML views of a transcript and of a sweep (Jupyter's
+``_repr_html_``), figures (:mod:`game.viz.plots`) and the static report of a
+folder of scenarios (:mod:`game.viz.report`).
+
+The subpackages are not imported here: a transcript shows itself in Jupyter
+through this package without loading the figures (matplotlib) or the report
+(which plays scenarios, and so sits above the engine and the transcript).
+
+Examples
+--------
+>>> import numpy as np
+>>> from game import play
+>>> from game.viz import transcript_html
+>>> from learners import Perceptron
+>>> from adversaries import Replay
+>>> tr = play(Perceptron(), Replay(instances=np.eye(2), labels=[1, -1]), rounds=2)
+>>> transcript_html(tr).startswith("<div")
+True
 """
 
 from game.viz._html import sweep_html, transcript_html
-from game.viz._report import ScenarioEntry, play_entry, render_report, write_report
 
-__all__ = [
-    "ScenarioEntry",
-    "play_entry",
-    "render_report",
-    "sweep_html",
-    "transcript_html",
-    "write_report",
-]
+__all__ = ["sweep_html", "transcript_html"]

@@ -17,7 +17,7 @@ import pytest
 pytest.importorskip("matplotlib")
 
 from game import GameError
-from game.viz import play_entry, render_report, write_report
+from game.viz.report import play_entry, render_report, write_report
 
 SCENARIOS = Path(__file__).resolve().parents[3] / "scenarios"
 PNG = b"\x89PNG\r\n\x1a\n"
