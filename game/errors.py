@@ -131,7 +131,10 @@ def _shown(value: Any) -> str:
         return f"an array of shape {value.shape}"
     if isinstance(value, np.ndarray):
         value = value.tolist()
-    text = " ".join(repr(value).split())
+    text = repr(value)
+    if text.startswith("<") and " at 0x" in text:  # an object without a repr of its own
+        text = str(value) if str(value) != text else f"a {type(value).__name__}"
+    text = " ".join(text.split())
     return text if len(text) <= 80 else text[:79] + "…"
 
 

@@ -33,7 +33,8 @@ import numpy as np
 
 from game.engine import play
 from game.errors import CertificateError, GameError, ProtocolError
-from game.players._registry import lookup, role_of
+from game.players import rng_field
+from game.players._registry import lookup, parameters, role_of
 from game.protocol import INSTANCE_KINDS, History
 
 __all__ = [
@@ -116,7 +117,7 @@ class RandomLearner:
 
     deterministic = False
     plays = frozenset(INSTANCE_KINDS)
-    rng: np.random.Generator = attrs.field(factory=lambda: np.random.default_rng(0))
+    rng: np.random.Generator = rng_field("draws the predictions")
 
     def predict(self, x) -> float:
         return 1.0 if self.rng.random() < 0.5 else -1.0
@@ -502,7 +503,7 @@ def registered_checks(folder=None) -> tuple[list[Check], dict[str, str]]:
                     skipped[name] = "plays points and no scenario gives it a concept class"
                     continue
                 make = factories[name][1]
-                concept_class = make(np.random.default_rng(0)).concept_class
+                concept_class = _supplied_class(cls, make(np.random.default_rng(0)))
                 checks += list(check_learner(make, kinds=["point"], concept_class=concept_class))
                 others = sorted(set(plays) - {"point"})
                 if others:
@@ -518,8 +519,15 @@ def registered_checks(folder=None) -> tuple[list[Check], dict[str, str]]:
     return checks, skipped
 
 
+def _supplied_class(cls: type, player: Any) -> Any:
+    """The finite class a scenario handed ``player`` (its declared concept-class field), or None."""
+    for p in parameters(cls):
+        if p["supplied"] == "concept_class":
+            return getattr(player, p["name"], None)
+    return None
+
+
 def _no_argument_factory(cls) -> Factory:
-    takes_rng = attrs.has(cls) and any(f.metadata.get("rng") for f in attrs.fields(cls))
-    if takes_rng:
-        return lambda rng: cls(rng=rng)
-    return lambda rng: cls()
+    """Builds the player with no arguments but the generator it declares (if any)."""
+    takes = [p["name"] for p in parameters(cls) if p["supplied"] == "rng"]
+    return lambda rng: cls(**dict.fromkeys(takes, rng))
