@@ -128,12 +128,12 @@ class ExpertStream:
                 f"so that the other experts can err more than best_mistakes = {m} times",
             )
         limit = MAX_ENTRIES // (8 if self.graded else 1)
+        holds = f"a stream holds {limit:,} advice entries"
+        if n > limit:
+            raise ParameterError("experts", n, f"at most {limit:,}", holds)
         if n * horizon > limit:
             raise ParameterError(
-                "horizon",
-                horizon,
-                f"at most {limit // n:,} with {n:,} experts",
-                f"a stream holds {limit:,} advice entries",
+                "horizon", horizon, f"at most {limit // n:,} with {n:,} experts", holds
             )
         rng = self.rng
         y = (2 * rng.integers(0, 2, horizon) - 1).astype(np.int8)
