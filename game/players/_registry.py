@@ -39,7 +39,7 @@ from typing import Any
 import attrs
 import numpy as np
 
-from game.errors import GameError, UnknownPlayerError
+from game.errors import GameError, ParameterError, UnknownPlayerError, check_choice
 from game.players._params import SUPPLIED, supplied
 from game.protocol import INSTANCE_KINDS
 
@@ -159,9 +159,9 @@ def register(name: str, cls: type, *, replace: bool = False) -> type:
     >>> _ = _registered.pop("biased-coin")  # leave the registry as it was
     """
     if not isinstance(name, str) or not _NAME.match(name):
-        raise GameError(f"player name {name!r} must be lower-case words joined by hyphens")
+        raise ParameterError("name", name, "lower-case words joined by hyphens")
     if not isinstance(cls, type):
-        raise GameError(f"register({name!r}, …) expects a class, got {cls!r}")
+        raise ParameterError("cls", cls, f"a class (register({name!r}, …) expects one)")
     role_of(cls)
     _check_declared(cls)
     if not replace and (name in BUILTIN or name in _registered):
@@ -231,10 +231,7 @@ def learners_for(kind: str, *, deterministic: bool | None = None) -> list[str]:
     >>> "perceptron" in learners_for("vector", deterministic=True)
     True
     """
-    if kind not in INSTANCE_KINDS:
-        raise GameError(
-            f"unknown instance kind {kind!r}; expected one of {', '.join(INSTANCE_KINDS)}"
-        )
+    check_choice("kind", kind, INSTANCE_KINDS)
     out = []
     for name in names("learner"):
         cls = lookup(name)

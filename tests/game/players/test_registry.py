@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 from adversaries import Replay, SeparableStream
-from game import GameError, ScenarioError, UnknownPlayerError, load_scenario
+from game import GameError, ParameterError, ScenarioError, UnknownPlayerError, load_scenario
 from game.players import _registry as reg
 from game.players import positive, rng_field
 from learners import Perceptron
@@ -132,14 +132,16 @@ def test_register_then_lookup_and_name_of(clean_registry):
      "os:system", "a.b", 5, None],
 )  # fmt: skip
 def test_register_refuses_bad_names(clean_registry, name):
-    with pytest.raises(GameError, match="lower-case words joined by hyphens"):
+    with pytest.raises(ParameterError, match="lower-case words joined by hyphens") as info:
         reg.register(name, Constant)
+    assert info.value.parameter == "name"
     assert name not in reg._registered
 
 
 def test_register_refuses_non_classes_and_classes_without_a_role(clean_registry):
-    with pytest.raises(GameError, match="expects a class"):
+    with pytest.raises(ParameterError, match="expects one") as info:
         reg.register("test-instance", Constant())
+    assert info.value.parameter == "cls"
     with pytest.raises(GameError, match="neither a learner"):
         reg.register("test-neither", Neither)
     assert "test-neither" not in reg.names()
@@ -318,7 +320,7 @@ def test_learners_for(clean_registry):
     assert "test-constant" in reg.learners_for("point")
     assert "test-constant" not in reg.learners_for("vector")
     assert not set(reg.learners_for("point")) & set(reg.names("adversary"))
-    with pytest.raises(GameError, match="unknown instance kind 'vectors'"):
+    with pytest.raises(ParameterError, match=r"kind must be one of .*, got .vectors."):
         reg.learners_for("vectors")
 
 
