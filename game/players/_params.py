@@ -48,8 +48,8 @@ from game.errors import (
     check_positive,
     check_real,
 )
-from game.theory._losses import LOSSES
-from game.theory.concepts._finite import as_finite_class
+from game.theory import LOSSES
+from game.theory.concepts import as_finite_class
 
 __all__ = [
     "DATA_SUFFIXES",
