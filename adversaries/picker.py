@@ -182,7 +182,10 @@ class MisclassifiedPicker:
                 raise ParameterError(missing, None, "given", _EITHER)
             X, y = training_set(self.instances, self.labels)
         if self.separator is not None:
-            self._cert = HalfspaceCertificate(self.separator)
+            try:
+                self._cert = HalfspaceCertificate(self.separator)
+            except ParameterError as exc:  # the separator is the certificate's weights
+                raise exc.renamed("separator") from None
         self._X, self._y, self._rows = X, y, list(X)
         self._w = np.zeros(X.shape[1])
 

@@ -89,7 +89,10 @@ class Replay:
             rows = X.tolist() if X.ndim == 1 else list(X)
             ys = y.astype(np.int64).tolist()
             if self.separator is not None:
-                self._cert = HalfspaceCertificate(self.separator)
+                try:
+                    self._cert = HalfspaceCertificate(self.separator)
+                except ParameterError as exc:  # the separator is the certificate's weights
+                    raise exc.renamed("separator") from None
         self._rows, self._ys, self._n = rows, ys, len(ys)
 
     @property

@@ -104,3 +104,9 @@ def test_transcript_and_arrays_are_exclusive():
     assert isinstance(source, Transcript)
     with pytest.raises(ValueError, match="not both"):
         MisclassifiedPicker(transcript=source, instances=X3, labels=Y3)
+
+
+def test_a_bad_separator_is_named():
+    with pytest.raises(ParameterError, match=r"^separator must be a non-zero vector") as info:
+        MisclassifiedPicker(instances=X3, labels=Y3, separator=[0.0, 0.0])
+    assert info.value.parameter == "separator"

@@ -127,3 +127,10 @@ def test_a_transcript_must_be_a_transcript():
     with pytest.raises(ParameterError, match="transcript must be a Transcript") as info:
         Replay(transcript="runs/demo.jsonl")
     assert info.value.parameter == "transcript"
+
+
+@pytest.mark.parametrize("separator", [[0.0, 0.0], [1.0, "x"], [[1.0, 0.0]]])
+def test_a_bad_separator_is_named(separator):
+    with pytest.raises(ParameterError, match=r"^separator must be a ") as info:
+        Replay(instances=X, labels=Y, separator=separator)
+    assert info.value.parameter == "separator"
