@@ -76,7 +76,7 @@ from game.errors import (
 )
 from game.players._params import DATA_SUFFIXES
 from game.players._registry import lookup, parameters
-from game.theory._losses import LOSSES
+from game.theory import LOSSES
 from game.theory.concepts import FiniteClass, build_class
 from game.transcript._transcript import Transcript
 
