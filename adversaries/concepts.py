@@ -8,6 +8,7 @@ import attrs
 import numpy as np
 
 from adversaries.blocks import BlockStream
+from game.errors import ParameterError
 from game.players import integer_at_least, one_of, real_in, rng_field
 from game.theory.concepts import (
     CONCEPT_KINDS,
@@ -28,9 +29,7 @@ def _bias(value):
 def _concept(value):
     if value is None or isinstance(value, BooleanConcept | str):
         return value
-    raise TypeError(
-        f"concept must be a Boolean concept or its readable form (a string), got {value!r}"
-    )
+    raise ParameterError("concept", value, "a Boolean concept or its readable form (a string)")
 
 
 @attrs.define(eq=False, on_setattr=attrs.setters.NO_OP)
@@ -132,16 +131,17 @@ class ConceptStream(BlockStream):
     def __attrs_post_init__(self) -> None:
         target = self.concept
         if isinstance(target, str):
-            target = parse_concept(target, self.variables)
+            try:
+                target = parse_concept(target, self.variables)
+            except ParameterError as exc:
+                raise ParameterError("concept", target, exc.expected, exc.note) from None
         if target is None:
             n = 10 if self.variables is None else self.variables
             if self.size > n:
-                raise ValueError(f"size must be at most the {n} variables, got {self.size!r}")
+                raise ParameterError("size", self.size, f"at most the {n} variables")
             target = random_concept(self.kind, n, self.size, self.rng)
         elif self.variables is not None and target.variables != self.variables:
-            raise ValueError(
-                f"variables must match the concept's {target.variables}, got {self.variables!r}"
-            )
+            raise ParameterError("variables", self.variables, f"the concept's {target.variables}")
         self._target = target
         regions = target.regions()
         for label in (1, -1):
@@ -156,9 +156,8 @@ class ConceptStream(BlockStream):
                 (-1, 1 - self.bias, "negative", 1),
             ):
                 if share > 0 and label not in self._regions:
-                    raise ValueError(
-                        f"bias must be {only} or None: the concept {target} has no {word} "
-                        f"examples, got {self.bias!r}"
+                    raise ParameterError(
+                        "bias", self.bias, f"{only} or None", f"{target} has no {word} examples"
                     )
 
     @property

@@ -23,6 +23,7 @@ from typing import Any, ClassVar
 import attrs
 import numpy as np
 
+from game.errors import ParameterError
 from game.players import data_field, integer_at_least, one_of, real_in, rng_field
 from game.theory import ExpertCertificate
 from game.theory.bounds import Bound, constant_experts_lower_bound
@@ -117,18 +118,22 @@ class ExpertStream:
     def __attrs_post_init__(self) -> None:
         n, m, horizon = self.experts, self.best_mistakes, self.horizon
         if self.best is not None and self.best >= n:
-            raise ValueError(f"best must be an expert index below {n}, got {self.best!r}")
+            raise ParameterError("best", self.best, f"an expert index below {n}")
         need = m + 1 if n >= 2 else m
         if horizon < need:
-            raise ValueError(
-                f"horizon must be ≥ {need} so that the other experts can err more than "
-                f"best_mistakes = {m} times, got {horizon!r}"
+            raise ParameterError(
+                "horizon",
+                horizon,
+                f"≥ {need}",
+                f"so that the other experts can err more than best_mistakes = {m} times",
             )
         limit = MAX_ENTRIES // (8 if self.graded else 1)
+        holds = f"a stream holds {limit:,} advice entries"
+        if n > limit:
+            raise ParameterError("experts", n, f"at most {limit:,}", holds)
         if n * horizon > limit:
-            raise ValueError(
-                f"experts × horizon = {n * horizon:,} advice entries is more than the "
-                f"{limit:,} a stream holds; lower horizon or experts"
+            raise ParameterError(
+                "horizon", horizon, f"at most {limit // n:,} with {n:,} experts", holds
             )
         rng = self.rng
         y = (2 * rng.integers(0, 2, horizon) - 1).astype(np.int8)
@@ -247,18 +252,25 @@ class TwoConstantExperts:
 
 
 def _advice_matrix(value: Any) -> np.ndarray:
-    array = np.array(value)
+    expected = "a rounds × experts matrix of numbers in [-1, 1]"
+    try:
+        array = np.array(value)
+    except ValueError:  # ragged rows
+        raise ParameterError("advice", value, expected) from None
     if array.ndim != 2 or array.shape[1] == 0 or array.dtype.kind not in "iuf":
-        raise ValueError(f"advice must be a rounds × experts matrix of numbers, got {value!r:.80}")
+        raise ParameterError("advice", value, expected)
     if array.size and not (np.all(array >= -1) and np.all(array <= 1)):
-        raise ValueError("advice must lie in [-1, 1]")
+        raise ParameterError("advice", value, expected)
     return _read_only(array)
 
 
 def _outcome_vector(value: Any) -> np.ndarray:
-    array = np.array(value)
+    try:
+        array = np.array(value)
+    except ValueError:  # ragged
+        raise ParameterError("outcomes", value, "a vector of -1 and 1") from None
     if array.ndim != 1 or array.dtype.kind not in "iuf" or not np.all(np.abs(array) == 1):
-        raise ValueError(f"outcomes must be a vector of -1 and 1, got {value!r:.80}")
+        raise ParameterError("outcomes", value, "a vector of -1 and 1")
     return _read_only(array.astype(np.int8))
 
 
@@ -300,9 +312,8 @@ class AdviceReplay:
 
     def __attrs_post_init__(self) -> None:
         if self.outcomes.shape[0] != self.advice.shape[0]:
-            raise ValueError(
-                f"outcomes must have one entry per row of advice ({self.advice.shape[0]}), "
-                f"got {self.outcomes.shape[0]}"
+            raise ParameterError(
+                "outcomes", self.outcomes, f"one entry per row of advice ({self.advice.shape[0]})"
             )
 
     def instance(self, history) -> np.ndarray | None:

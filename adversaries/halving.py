@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 import attrs
 import numpy as np
 
+from game.errors import ParameterError
 from game.players import integer_at_least
 from game.theory import ExpertCertificate
 from game.theory.bounds import Bound, halving_lower_bound
@@ -70,11 +71,14 @@ class HalvingLowerBound:
     _index: Any = attrs.field(init=False, default=None, repr=False)
 
     def __attrs_post_init__(self) -> None:
-        if (self.n is None) == (self.experts is None):
-            raise ValueError("give either n or experts (a power of two), not both and not neither")
+        either = "give either n or experts (a power of two), not both and not neither"
+        if self.n is None and self.experts is None:
+            raise ParameterError("n", None, "given when experts is not", either)
+        if self.n is not None and self.experts is not None:
+            raise ParameterError("experts", self.experts, "None when n is given", either)
         if self.experts is not None:
             if self.experts & (self.experts - 1):
-                raise ValueError(f"experts must be a power of two, got {self.experts!r}")
+                raise ParameterError("experts", self.experts, "a power of two")
             self._bits = int(self.experts).bit_length() - 1
         else:
             self._bits = int(self.n)

@@ -20,9 +20,9 @@ from typing import Any, ClassVar
 import attrs
 import numpy as np
 
-from game.players import data_field
+from game.players import concept_class_field
 from game.theory.bounds import Bound, ldim_lower_bound
-from game.theory.concepts import FiniteClass, FiniteClassCertificate, as_finite_class
+from game.theory.concepts import FiniteClass, FiniteClassCertificate
 
 __all__ = ["OptimalAdversary"]
 
@@ -60,9 +60,8 @@ class OptimalAdversary:
 
     presents: ClassVar[str] = "point"
 
-    concept_class: FiniteClass = data_field(
-        "the finite class H (a [concept_class] table, a .npy/.csv file, or a ±1 matrix)",
-        converter=as_finite_class,
+    concept_class: FiniteClass = concept_class_field(
+        "the finite class H (a [concept_class] table, a .npy/.csv file, or a ±1 matrix)"
     )
     _alive: Any = attrs.field(init=False, default=None, repr=False)
     _x: int | None = attrs.field(init=False, default=None, repr=False)

@@ -16,11 +16,14 @@ from typing import Any, ClassVar
 import attrs
 import numpy as np
 
+from game.errors import ParameterError, check_instance
 from game.players import data_field, one_of, rng_field
 from game.theory import Certificate, HalfspaceCertificate
 from game.transcript import Transcript
 
 __all__ = ["RULES", "MisclassifiedPicker", "misclassified", "pick_index", "training_set"]
+
+_EITHER = "give either transcript or instances and labels, not both"
 
 #: How the next example is chosen among the misclassified ones.
 RULES = ("first", "cyclic", "random")
@@ -63,7 +66,7 @@ def pick_index(bad: np.ndarray, rule: str, previous: int, rng: np.random.Generat
         return int(bad[k % bad.size])
     if rule == "random":
         return int(bad[rng.integers(bad.size)])
-    raise ValueError(f"rule must be one of {', '.join(map(repr, RULES))}, got {rule!r}")
+    raise ParameterError("rule", rule, "one of " + ", ".join(map(repr, RULES)))
 
 
 def training_set(instances: Any, labels: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -71,8 +74,8 @@ def training_set(instances: Any, labels: Any) -> tuple[np.ndarray, np.ndarray]:
 
     Raises
     ------
-    ValueError
-        Naming what is wrong: the shape, a non-finite entry, a label not ±1.
+    ParameterError
+        Naming the parameter and what is wrong: the shape, a non-finite entry, a label not ±1.
 
     Examples
     --------
@@ -80,14 +83,17 @@ def training_set(instances: Any, labels: Any) -> tuple[np.ndarray, np.ndarray]:
     >>> X.dtype.name, y.tolist(), X.flags.writeable
     ('float64', [1, -1], False)
     """
-    X = np.array(instances, dtype=np.float64, ndmin=2)
+    try:
+        X = np.array(instances, dtype=np.float64, ndmin=2)
+    except (TypeError, ValueError):
+        raise ParameterError("instances", instances, "a finite matrix of numbers") from None
     if X.ndim != 2 or not np.all(np.isfinite(X)):
-        raise ValueError(f"instances must be a finite matrix of numbers, got shape {X.shape}")
+        raise ParameterError("instances", instances, "a finite matrix of numbers")
     y = np.asarray(labels)
     if y.ndim != 1 or y.shape[0] != X.shape[0]:
-        raise ValueError(f"labels must be a vector of {X.shape[0]} entries, got shape {y.shape}")
+        raise ParameterError("labels", labels, f"a vector of {X.shape[0]} entries")
     if y.dtype.kind not in "biuf" or (y.size and not np.all(np.abs(y) == 1)):
-        raise ValueError("labels must all be -1 or 1")
+        raise ParameterError("labels", labels, "a vector of -1 and 1")
     X.flags.writeable = False
     return X, y.astype(np.int64)
 
@@ -166,17 +172,20 @@ class MisclassifiedPicker:
     def __attrs_post_init__(self) -> None:
         if self.transcript is not None:
             if self.instances is not None or self.labels is not None:
-                raise ValueError("give either transcript or instances and labels, not both")
-            if not isinstance(self.transcript, Transcript):
-                raise TypeError(f"transcript must be a Transcript, got {self.transcript!r}")
+                raise ParameterError("transcript", self.transcript, "None", _EITHER)
+            check_instance("transcript", self.transcript, Transcript, "a Transcript")
             X, y = training_set(self.transcript.instances, self.transcript.labels)
             self._cert = self.transcript.certificate
         else:
             if self.instances is None or self.labels is None:
-                raise ValueError("give a transcript, or both instances and labels")
+                missing = "instances" if self.instances is None else "labels"
+                raise ParameterError(missing, None, "given", _EITHER)
             X, y = training_set(self.instances, self.labels)
         if self.separator is not None:
-            self._cert = HalfspaceCertificate(self.separator)
+            try:
+                self._cert = HalfspaceCertificate(self.separator)
+            except ParameterError as exc:  # the separator is the certificate's weights
+                raise exc.renamed("separator") from None
         self._X, self._y, self._rows = X, y, list(X)
         self._w = np.zeros(X.shape[1])
 

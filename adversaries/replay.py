@@ -7,11 +7,14 @@ from typing import Any
 import attrs
 import numpy as np
 
+from game.errors import ParameterError, check_instance
 from game.players import data_field
 from game.theory import Certificate, HalfspaceCertificate
 from game.transcript import Transcript
 
 __all__ = ["Replay"]
+
+_EITHER = "give either transcript or instances and labels, not both"
 
 
 @attrs.define(eq=False, on_setattr=attrs.setters.NO_OP)
@@ -62,35 +65,34 @@ class Replay:
     def __attrs_post_init__(self) -> None:
         if self.transcript is not None:
             if self.instances is not None or self.labels is not None:
-                raise ValueError("give either transcript or instances and labels, not both")
-            if not isinstance(self.transcript, Transcript):
-                raise TypeError(f"transcript must be a Transcript, got {self.transcript!r}")
+                raise ParameterError("transcript", self.transcript, "None", _EITHER)
+            check_instance("transcript", self.transcript, Transcript, "a Transcript")
             rows = list(self.transcript.raw_instances)
             ys = self.transcript.labels.tolist()
             self._cert = self.transcript.certificate
         else:
             if self.instances is None or self.labels is None:
-                raise ValueError("give a transcript, or both instances and labels")
+                missing = "instances" if self.instances is None else "labels"
+                raise ParameterError(missing, None, "given", _EITHER)
             try:
                 X = np.asarray(self.instances).view()
             except ValueError:
-                raise ValueError("instances must all have the same shape") from None
+                raise ParameterError("instances", self.instances, "rows of one shape") from None
             if X.ndim not in (1, 2) or X.dtype.kind not in "biuf":
-                raise ValueError(
-                    f"instances must be a vector or a matrix of numbers, got shape {X.shape}"
-                )
+                raise ParameterError("instances", self.instances, "a vector or a matrix of numbers")
             y = np.asarray(self.labels)
             if y.ndim != 1 or y.shape[0] != X.shape[0]:
-                raise ValueError(
-                    f"labels must be a vector of {X.shape[0]} entries, got shape {y.shape}"
-                )
+                raise ParameterError("labels", self.labels, f"a vector of {X.shape[0]} entries")
             if y.dtype.kind not in "biuf" or (y.size and not np.all(np.abs(y) == 1)):
-                raise ValueError("labels must all be -1 or 1")
+                raise ParameterError("labels", self.labels, "a vector of -1 and 1")
             X.flags.writeable = False
             rows = X.tolist() if X.ndim == 1 else list(X)
             ys = y.astype(np.int64).tolist()
             if self.separator is not None:
-                self._cert = HalfspaceCertificate(self.separator)
+                try:
+                    self._cert = HalfspaceCertificate(self.separator)
+                except ParameterError as exc:  # the separator is the certificate's weights
+                    raise exc.renamed("separator") from None
         self._rows, self._ys, self._n = rows, ys, len(ys)
 
     @property

@@ -8,6 +8,7 @@ import attrs
 import numpy as np
 
 from adversaries.blocks import BlockStream
+from game.errors import ParameterError
 from game.players import integer_at_least, positive, rng_field
 from game.theory import HalfspaceCertificate
 
@@ -17,10 +18,13 @@ __all__ = ["SeparableStream"]
 def _unit_direction(value):
     if value is None:
         return None
-    u = np.array(value, dtype=np.float64)
+    try:
+        u = np.array(value, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ParameterError("direction", value, "a non-zero finite vector") from None
     norm = np.linalg.norm(u) if u.ndim == 1 else 0.0
     if u.ndim != 1 or not np.isfinite(norm) or norm == 0:
-        raise ValueError(f"direction must be a non-zero finite vector, got {value!r}")
+        raise ParameterError("direction", value, "a non-zero finite vector")
     return u / norm
 
 
@@ -79,13 +83,12 @@ class SeparableStream(BlockStream):
 
     def __attrs_post_init__(self) -> None:
         if self.margin > self.radius:
-            raise ValueError(f"margin must be ≤ radius ({self.radius!r}), got {self.margin!r}")
+            raise ParameterError("margin", self.margin, f"≤ radius ({self.radius!r})")
         if self.direction is None:
             self.direction = _unit_direction(self.rng.standard_normal(self.dimension))
         elif self.direction.shape != (self.dimension,):
-            raise ValueError(
-                f"direction must have {self.dimension} entries, got {self.direction.shape[0]}"
-            )
+            entries = f"a vector of {self.dimension} entries"
+            raise ParameterError("direction", self.direction, entries)
         self.direction.flags.writeable = False
 
     def draw(self, n: int) -> tuple[np.ndarray, np.ndarray]:

@@ -18,10 +18,11 @@ import attrs
 import networkx as nx
 import numpy as np
 
-from game.players import data_field, integer_at_least
+from game.errors import ParameterError, check_instance
+from game.players import concept_class_field, integer_at_least
 from game.theory import Certificate, HalfspaceCertificate
 from game.theory.bounds import Bound, halfspace_tree_lower_bound, shattered_tree_lower_bound
-from game.theory.concepts import FiniteClass, as_finite_class
+from game.theory.concepts import FiniteClass
 from game.theory.littlestone import (
     is_shattered,
     littlestone_tree,
@@ -33,13 +34,9 @@ from game.theory.littlestone import (
 __all__ = ["HalfspaceTreeAdversary", "TreeAdversary"]
 
 
-def _optional_class(value: Any) -> FiniteClass | None:
-    return None if value is None else as_finite_class(value)
-
-
 def _graph(instance, attribute, value) -> None:
-    if value is not None and not isinstance(value, nx.DiGraph):
-        raise TypeError(f"tree must be a networkx.DiGraph, got {type(value).__name__}")
+    if value is not None:
+        check_instance(attribute.alias, value, nx.DiGraph, "a networkx.DiGraph")
 
 
 @attrs.define(eq=False, on_setattr=attrs.setters.NO_OP)
@@ -84,10 +81,8 @@ class TreeAdversary:
         validator=_graph,
         metadata={"doc": "a shattered tree (networkx.DiGraph); default: the class's own"},
     )
-    concept_class: FiniteClass | None = data_field(
-        "the finite class whose points the tree's instances are",
-        default=None,
-        converter=_optional_class,
+    concept_class: FiniteClass | None = concept_class_field(
+        "the finite class whose points the tree's instances are", required=False
     )
     _node: Any = attrs.field(init=False, default=None, repr=False)
     _depth: int = attrs.field(init=False, default=0, repr=False)
@@ -95,10 +90,10 @@ class TreeAdversary:
     def __attrs_post_init__(self) -> None:
         if self.tree is None:
             if self.concept_class is None:
-                raise ValueError("tree or concept_class is required")
+                raise ParameterError("concept_class", None, "given when the tree is not")
             self.tree = littlestone_tree(self.concept_class)
         if self.tree.number_of_nodes() == 0:
-            raise ValueError("tree is empty (the class has no hypothesis)")
+            raise ParameterError("tree", self.tree, "a tree with a node", "the class is empty")
         self._depth = tree_depth(self.tree)
         leaves_by_index = any(
             isinstance(w, int | np.integer)
@@ -106,9 +101,11 @@ class TreeAdversary:
             if w is not None
         )
         if leaves_by_index and self.concept_class is None:
-            raise ValueError("tree's witnesses are hypothesis indices: concept_class is required")
+            raise ParameterError(
+                "concept_class", None, "given when the tree's witnesses are hypothesis indices"
+            )
         if self.concept_class is not None and not is_shattered(self.tree, self.concept_class):
-            raise ValueError(f"tree is not shattered by {self.concept_class!r}")
+            raise ParameterError("tree", self.tree, f"shattered by {self.concept_class!r}")
         self._node = tree_root(self.tree)
 
     @property

@@ -32,8 +32,17 @@ Games over a finite concept class share it through a ``[concept_class]``
 table: a builder of :mod:`game.theory.concepts` and its arguments
 (``builder = "intervals"``, ``n = 64``) or a ±1 matrix file beside the
 scenario (``path = "data/cls.npy"`` or ``.csv``). The class is built once and
-handed to every player with a ``concept_class`` parameter; an error names
+handed to every player that declares a concept-class field; an error names
 ``concept_class.<key>``.
+
+What a scenario fills in a player is declared by the player, never guessed
+from a parameter's name (see :func:`game.players.register`): the generator
+(:func:`~game.players.rng_field`), the game's loss
+(:func:`~game.players.loss_field`) and the shared class
+(:func:`~game.players.concept_class_field`). Every other parameter is a key of
+the player's table. A value a constructor refuses is a
+:class:`~game.errors.ParameterError`; the scenario names its key from the
+error's ``parameter`` (``learner.margin``, ``concept_class.n``).
 
 Examples
 --------
@@ -47,6 +56,7 @@ Examples
 
 from __future__ import annotations
 
+import numbers
 import re
 import tomllib
 from pathlib import Path
@@ -56,10 +66,18 @@ import attrs
 import numpy as np
 
 from game.engine import play
-from game.errors import ExpectationError, GameError, ScenarioError, UnknownPlayerError
-from game.players._params import DATA_SUFFIXES, is_data_field
-from game.players._registry import lookup
-from game.theory._losses import LOSSES
+from game.errors import (
+    ExpectationError,
+    GameError,
+    ParameterError,
+    ScenarioError,
+    UnknownPlayerError,
+    check_integer,
+)
+from game.players._params import DATA_SUFFIXES
+from game.players._registry import lookup, parameters
+from game.theory import LOSSES
+from game.theory.concepts import FiniteClass, build_class
 from game.transcript._transcript import Transcript
 
 __all__ = ["MAX_ROUNDS", "Scenario", "load_scenario", "scenario_from_dict"]
@@ -94,8 +112,13 @@ _TYPE_NAMES = {str: "a string", int: "an integer", bool: "true or false", dict: 
 
 def _is(value: Any, kind: type) -> bool:
     if kind is int:
-        return isinstance(value, int) and not isinstance(value, bool)
+        return isinstance(value, numbers.Integral) and not isinstance(value, bool | np.bool_)
     return isinstance(value, kind)
+
+
+def _ints(table: dict, kinds: dict) -> dict:
+    """The table with its integer entries as Python ints (numpy's too)."""
+    return {k: int(v) if kinds.get(k) is int else v for k, v in table.items()}
 
 
 def load_scenario(path: str | Path) -> Scenario:
@@ -171,6 +194,9 @@ def scenario_from_dict(spec: dict, *, source: str | Path = "<scenario>", base: P
             "expect.digest",
             f"expected 'sha256:' followed by 64 hex digits, got {expect['digest']!r}",
         )
+    spec = _ints(spec, _TOP)
+    if "expect" in spec:
+        spec["expect"] = _ints(expect, _EXPECT)
     scenario = Scenario(source=source, base=base, spec=spec)
     scenario.concept_class()  # builds (and so validates) the shared [concept_class]
     for role in ("learner", "adversary"):
@@ -218,8 +244,26 @@ class Scenario:
     def _fail(self, key: str, message: str) -> ScenarioError:
         return ScenarioError(f"{self.source}: {key}: {message}")
 
+    def _supplied(self, cls: type) -> dict[str, str]:
+        """The parameters of ``cls`` this scenario fills: name -> "rng", "loss" or "concept_class".
+
+        A concept-class parameter is filled only when the scenario has a
+        ``[concept_class]`` table (else the player's table may give it).
+        """
+        shared = "concept_class" in self.spec
+        out = {}
+        for p in parameters(cls):
+            what = p["supplied"]
+            if what in ("rng", "loss") or (what == "concept_class" and shared):
+                out[p["name"]] = what
+        return out
+
     def player_spec(self, role: str) -> tuple[type, dict[str, Any]]:
-        """The class and the constructor keywords of ``role`` (data files loaded)."""
+        """The class and the constructor keywords of ``role`` (data files loaded).
+
+        The keywords are the player's table; what the scenario supplies is
+        added by :meth:`build_player`.
+        """
         table = dict(self.spec[role])
         if "name" not in table:
             raise self._fail(f"{role}.name", "missing; expected a registered player name")
@@ -228,29 +272,26 @@ class Scenario:
             cls = lookup(name, role)
         except UnknownPlayerError as exc:
             raise self._fail(f"{role}.name", str(exc)) from None
-        fields = {f.alias: f for f in attrs.fields(cls) if f.init} if attrs.has(cls) else {}
-        supplied = {a for a, f in fields.items() if f.metadata.get("rng") or a == "loss"}
-        if "concept_class" in self.spec and "concept_class" in fields:
-            supplied.add("concept_class")
+        params = {p["name"]: p for p in parameters(cls)}
+        supplied = self._supplied(cls)
+        because = {
+            "rng": "is set by the scenario (a generator from its seed)",
+            "loss": "is set by the scenario (its loss)",
+            "concept_class": "is set by the [concept_class] table",
+        }
         for key in table:
-            if key == "concept_class" and key in supplied:
-                raise self._fail(
-                    f"{role}.{key}",
-                    "is set by the [concept_class] table; remove it from the player's table",
-                )
             if key in supplied:
                 raise self._fail(
-                    f"{role}.{key}",
-                    "is set by the scenario (from seed and loss); remove it from the table",
+                    f"{role}.{key}", f"{because[supplied[key]]}; remove it from the player's table"
                 )
-            if key not in fields:
-                known = ", ".join(a for a in fields if a not in supplied) or "none"
+            if key not in params:
+                known = ", ".join(a for a in params if a not in supplied) or "none"
                 raise self._fail(
                     f"{role}.{key}", f"unknown parameter of {name!r}; expected: {known}"
                 )
         kwargs = {}
         for key, value in table.items():
-            if isinstance(value, str) and is_data_field(fields[key]):
+            if isinstance(value, str) and params[key]["data"]:
                 value = self._data(f"{role}.{key}", value)
             kwargs[key] = value
         return cls, kwargs
@@ -261,7 +302,7 @@ class Scenario:
         The table names a builder of :mod:`game.theory.concepts` with its
         arguments (``builder = "intervals"``, ``n = 64``), or a data file beside
         the scenario (``path = "data/cls.npy"`` or ``.csv``, a ±1 matrix,
-        hypotheses × points). Every player with a ``concept_class`` parameter
+        hypotheses × points). Every player that declares a concept-class field
         gets this one class (and so shares its Littlestone-dimension engine).
         """
         table = self.spec.get("concept_class")
@@ -272,10 +313,6 @@ class Scenario:
         return self._shared["class"]
 
     def _build_class(self, table: dict) -> Any:
-        import inspect
-
-        from game.theory.concepts._finite import BUILDERS, FiniteClass
-
         if ("builder" in table) == ("path" in table):
             raise self._fail(
                 "concept_class",
@@ -295,32 +332,13 @@ class Scenario:
             matrix = self._data("concept_class.path", path, csv_ndmin=2)
             try:
                 return FiniteClass(matrix, name=Path(path).name)
-            except ValueError as exc:
+            except ParameterError as exc:
                 raise self._fail("concept_class.path", str(exc)) from None
         builder = table.pop("builder")
-        if not isinstance(builder, str) or builder not in BUILDERS:
-            raise self._fail(
-                "concept_class.builder",
-                f"unknown class builder {builder!r}; expected one of {', '.join(BUILDERS)}",
-            )
-        fn = BUILDERS[builder]
-        params = inspect.signature(fn).parameters
-        for key in table:
-            if key not in params:
-                raise self._fail(
-                    f"concept_class.{key}",
-                    f"unknown argument of builder {builder!r}; expected: {', '.join(params)}",
-                )
-        missing = [p for p in params if p not in table]
-        if missing:
-            raise self._fail("concept_class", f"builder {builder!r} needs {', '.join(missing)}")
         try:
-            return fn(**table)
-        except (TypeError, ValueError) as exc:
-            message = str(exc)
-            first = message.split(" ", 1)[0]
-            key = f"concept_class.{first}" if first in table else "concept_class"
-            raise self._fail(key, message) from None
+            return build_class(builder, **table)
+        except ParameterError as exc:
+            raise self._fail(f"concept_class.{exc.parameter}", str(exc)) from None
 
     def _data(self, key: str, value: str, *, csv_ndmin: int = 1) -> Any:
         path = Path(value)
@@ -346,38 +364,43 @@ class Scenario:
 
     def build(self, seed: int | None = None) -> tuple[Any, Any]:
         """The learner and the adversary, with generators from ``SeedSequence(seed).spawn(2)``."""
-        seed = self.seed if seed is None else seed
+        seed = self.seed if seed is None else check_integer("seed", seed, low=0)
         children = np.random.SeedSequence(seed).spawn(2)
         learner = self.build_player("learner", np.random.default_rng(children[0]))
         adversary = self.build_player("adversary", np.random.default_rng(children[1]))
         return learner, adversary
 
     def build_player(self, role: str, rng: np.random.Generator) -> Any:
-        """One player of the scenario, its ``rng`` field (if any) given ``rng``."""
+        """One player of the scenario, with what it declares the scenario supplies.
+
+        Its generator parameter gets ``rng``, its loss parameter the scenario's
+        loss and its concept-class parameter the ``[concept_class]`` table's
+        class; the others come from its table. A :class:`ParameterError` from
+        the constructor becomes a :class:`ScenarioError` naming
+        ``ROLE.PARAMETER``.
+        """
         cls, kwargs = self.player_spec(role)
-        if attrs.has(cls):
-            for f in attrs.fields(cls):
-                if f.init and f.metadata.get("rng"):
-                    kwargs[f.alias] = rng
-                elif f.init and f.alias == "loss":
-                    kwargs["loss"] = self.loss
-                elif f.init and f.alias == "concept_class" and "concept_class" in self.spec:
-                    kwargs["concept_class"] = self.concept_class()
-                elif f.init and f.alias == "concept_class" and f.default is attrs.NOTHING:
-                    if "concept_class" not in kwargs:
-                        raise self._fail(
-                            f"{role}.concept_class",
-                            "this player needs a finite class: add a [concept_class] table",
-                        )
+        for name, what in self._supplied(cls).items():
+            if what == "rng":
+                kwargs[name] = rng
+            elif what == "loss":
+                kwargs[name] = self.loss
+            else:
+                kwargs[name] = self.concept_class()
+        params = parameters(cls)
+        for p in params:
+            if p["supplied"] == "concept_class" and p["required"] and p["name"] not in kwargs:
+                raise self._fail(
+                    f"{role}.{p['name']}",
+                    "this player needs a finite class: add a [concept_class] table",
+                )
         try:
             return cls(**kwargs)
-        except GameError as exc:
-            raise self._fail(role, str(exc)) from None
-        except Exception as exc:  # a constructor's validation message names the parameter
-            message = str(exc) or type(exc).__name__
-            first = message.split(" ", 1)[0]
-            key = f"{role}.{first}" if first in kwargs else role
-            raise self._fail(key, message) from None
+        except ParameterError as exc:
+            known = any(p["name"] == exc.parameter for p in params)
+            raise self._fail(f"{role}.{exc.parameter}" if known else role, str(exc)) from None
+        except Exception as exc:  # a user's constructor: its message, under the role
+            raise self._fail(role, str(exc) or type(exc).__name__) from None
 
     def play(
         self,
@@ -404,12 +427,10 @@ class Scenario:
         progress : callable, optional
             ``progress(done, rounds)`` while the game runs (see :func:`game.play`).
         """
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
-            raise GameError(f"seed must be a non-negative integer, got {seed!r}")
-        if rounds is not None and (
-            isinstance(rounds, bool) or not isinstance(rounds, int) or not 0 <= rounds <= MAX_ROUNDS
-        ):
-            raise GameError(f"rounds must be an integer from 0 to {MAX_ROUNDS}, got {rounds!r}")
+        if seed is not None:
+            seed = check_integer("seed", seed, low=0)
+        if rounds is not None:
+            rounds = check_integer("rounds", rounds, low=0, high=MAX_ROUNDS)
         learner, adversary = self.build(seed)
         meta = self.meta(seed=seed, rounds=rounds, snapshots=snapshots)
         spec = meta["scenario"]["spec"]

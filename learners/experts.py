@@ -35,8 +35,16 @@ from typing import Any, ClassVar
 import attrs
 import numpy as np
 
-from game.players import data_field, integer_at_least, one_of, positive, real_in, rng_field
-from game.theory import LOSSES, get_loss
+from game.errors import ParameterError, check_integer, check_positive
+from game.players import (
+    concept_class_field,
+    integer_at_least,
+    loss_field,
+    positive,
+    real_in,
+    rng_field,
+)
+from game.theory import get_loss
 from game.theory.bounds import (
     Bound,
     exponential_weights,
@@ -74,12 +82,13 @@ def tuned_eta(experts: int, loss_bound: float) -> float:
     >>> round(tuned_eta(16, 8.0), 4)
     0.6057
     """
-    if isinstance(experts, bool) or not isinstance(experts, int | np.integer) or experts < 2:
-        raise ValueError(f"experts must be an integer ≥ 2, got {experts!r}")
-    if not 0.0 < loss_bound < math.inf:
-        raise ValueError(
-            f"loss_bound must be > 0, got {loss_bound!r} (with a perfect expert use Halving)"
-        )
+    experts = check_integer("experts", experts, low=2)
+    try:
+        loss_bound = check_positive("loss_bound", loss_bound)
+    except ParameterError as exc:
+        raise ParameterError(
+            "loss_bound", loss_bound, exc.expected, "with a perfect expert use Halving"
+        ) from None
     return math.log1p(math.sqrt(2.0 * math.log(experts) / loss_bound))
 
 
@@ -359,27 +368,6 @@ def _experts_of(transcript, n: int | None) -> int | None:
     return int(np.shape(transcript.raw_instances[0])[0])
 
 
-@attrs.frozen
-class _MatrixClass:
-    """A finite class given as its bare ±1 matrix (hypotheses × points)."""
-
-    matrix: np.ndarray
-
-
-def _concept_class(value: Any) -> Any:
-    if value is None or hasattr(value, "matrix"):
-        return value
-    matrix = np.asarray(value)
-    if matrix.ndim != 2 or matrix.size == 0 or not np.all(np.abs(matrix) == 1):
-        raise ValueError(
-            "concept_class must have a .matrix, or be a ±1 matrix (hypotheses × points); "
-            f"got an array of shape {matrix.shape}"
-        )
-    matrix = matrix.astype(np.int8)
-    matrix.flags.writeable = False
-    return _MatrixClass(matrix)
-
-
 @attrs.define(eq=False, on_setattr=attrs.setters.NO_OP)
 class Halving:
     """Halving: the majority vote of the experts consistent so far (004, §16.1.2).
@@ -391,17 +379,19 @@ class Halving:
     (Theorem 16.1). Should C_t become empty (no perfect expert), the rule reads
     0 ≥ 0 and Halving predicts +1 from then on.
 
-    With a finite ``concept_class`` (an object with a ``.matrix``, int8 ±1,
-    hypotheses × points, or that matrix itself) the instances are point
+    With a finite ``concept_class`` (a :class:`~game.theory.concepts.FiniteClass`,
+    or an object with ``.matrix`` or a ±1 matrix, hypotheses × points, made one
+    by :func:`~game.theory.concepts.as_finite_class`) the instances are point
     indices and hypothesis h advises ``matrix[h, x]`` on point x: Halving over
-    the class, each hypothesis an expert. The first instance fixes the game:
+    the class, each (distinct) hypothesis an expert. The first instance fixes the game:
     a point (an int) needs the class; an advice vector is played as it is, the
     class then unused.
 
     Parameters
     ----------
-    concept_class : object with ``.matrix``, optional
+    concept_class : FiniteClass, object with ``.matrix`` or ±1 matrix, optional
         The class whose hypotheses are the experts; instances are then points.
+        A scenario hands it the ``[concept_class]`` table's class.
     experts : int, optional
         N; by default the length of the first advice vector (or the class's size).
 
@@ -430,10 +420,9 @@ class Halving:
     deterministic: ClassVar[bool] = True
     plays: ClassVar[frozenset[str]] = frozenset({"advice", "point"})
 
-    concept_class: Any = data_field(
-        "finite class (.matrix, or the ±1 matrix hypotheses × points): its hypotheses are experts",
-        default=None,
-        converter=_concept_class,
+    concept_class: Any = concept_class_field(
+        "finite class (or its ±1 matrix, hypotheses × points): its hypotheses are experts",
+        required=False,
     )
     experts: int | None = _experts_field()
     _n: int | None = attrs.field(init=False, default=None, repr=False)
@@ -451,17 +440,10 @@ class Halving:
 
     def __attrs_post_init__(self) -> None:
         if self.concept_class is not None:
-            matrix = np.asarray(self.concept_class.matrix)
-            if matrix.ndim != 2:
-                raise ValueError(
-                    f"concept_class.matrix must be hypotheses × points, got shape {matrix.shape}"
-                )
-            if self.experts is not None and self.experts != matrix.shape[0]:
-                raise ValueError(
-                    f"experts must equal the class's {matrix.shape[0]} hypotheses, "
-                    f"got {self.experts!r}"
-                )
-            self._n = matrix.shape[0]
+            n = self.concept_class.n_hypotheses
+            if self.experts is not None and self.experts != n:
+                raise ParameterError("experts", self.experts, f"the class's {n} hypotheses")
+            self._n = n
         else:
             self._n = self.experts
         self._size = self._n
@@ -853,11 +835,7 @@ class ExponentialWeights:
     eta: float = attrs.field(
         default=1.0, validator=positive, metadata={"doc": "learning rate η > 0"}
     )
-    loss: str = attrs.field(
-        default="absolute",
-        validator=one_of(*LOSSES),
-        metadata={"doc": "the loss grading the experts (a scenario passes its own)"},
-    )
+    loss: str = loss_field("the loss grading the experts (a scenario passes its own)", "absolute")
     experts: int | None = _experts_field()
     loss_bound: float | None = attrs.field(
         default=None,

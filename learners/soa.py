@@ -21,9 +21,9 @@ from typing import Any, ClassVar
 import attrs
 import numpy as np
 
-from game.players import data_field
+from game.players import concept_class_field
 from game.theory.bounds import Bound, soa_bound
-from game.theory.concepts import FiniteClass, as_finite_class, point_index
+from game.theory.concepts import FiniteClass, point_index
 
 __all__ = ["SOA"]
 
@@ -59,9 +59,8 @@ class SOA:
     deterministic: ClassVar[bool] = True
     plays: ClassVar[frozenset[str]] = frozenset({"point"})
 
-    concept_class: FiniteClass = data_field(
-        "the finite class H (a [concept_class] table, a .npy/.csv file, or a ±1 matrix)",
-        converter=as_finite_class,
+    concept_class: FiniteClass = concept_class_field(
+        "the finite class H (a [concept_class] table, a .npy/.csv file, or a ±1 matrix)"
     )
     _alive: Any = attrs.field(init=False, default=None, repr=False)
     _x: int | None = attrs.field(init=False, default=None, repr=False)

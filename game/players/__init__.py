@@ -1,21 +1,26 @@
 """What the framework knows of a player: the fields it declares (generator,
-data, scenario-supplied), the registry of names, and the lockstep protocol.
+loss, concept class, data), the registry of names, and the lockstep protocol.
 """
 
 from game.players._params import (
     DATA_SUFFIXES,
+    SUPPLIED,
+    concept_class_field,
     data_field,
     generator,
     integer_at_least,
     is_data_field,
+    loss_field,
     one_of,
     positive,
     real_in,
     rng_field,
+    supplied,
 )
 from game.players._registry import (
     BUILTIN,
     ENTRY_POINT_GROUP,
+    SUPPLIES_ATTRIBUTE,
     describe_player,
     learners_for,
     lookup,
@@ -30,6 +35,9 @@ __all__ = [
     "BUILTIN",
     "DATA_SUFFIXES",
     "ENTRY_POINT_GROUP",
+    "SUPPLIED",
+    "SUPPLIES_ATTRIBUTE",
+    "concept_class_field",
     "data_field",
     "describe_player",
     "generator",
@@ -37,6 +45,7 @@ __all__ = [
     "is_data_field",
     "learners_for",
     "lookup",
+    "loss_field",
     "name_of",
     "names",
     "one_of",
@@ -46,4 +55,5 @@ __all__ = [
     "register",
     "rng_field",
     "role_of",
+    "supplied",
 ]

@@ -6,6 +6,15 @@ installed package declares them in the entry-point group
 ``online_learning_games.players``. A scenario names a player only by a key of
 this registry; it can never import a module by path.
 
+A player's constructor parameters (:func:`parameters`) are the keys of its
+scenario table, except the ones it declares the scenario supplies (its
+generator, the game's loss, the shared finite class): an attrs player declares
+them with :func:`~game.players.rng_field`, :func:`~game.players.loss_field` and
+:func:`~game.players.concept_class_field`; a plain class in its class attribute
+``scenario_supplies`` (:data:`SUPPLIES_ATTRIBUTE`), a dict from constructor
+parameter to what is supplied there (``{"rng": "rng"}``), its other parameters
+read from its signature. Nothing is matched by a parameter's name.
+
 Examples
 --------
 >>> from game.players._registry import lookup, name_of
@@ -22,6 +31,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import inspect
 import re
 from importlib.metadata import entry_points
 from typing import Any
@@ -29,12 +39,14 @@ from typing import Any
 import attrs
 import numpy as np
 
-from game.errors import GameError, UnknownPlayerError
+from game.errors import GameError, ParameterError, UnknownPlayerError, check_choice
+from game.players._params import SUPPLIED, supplied
 from game.protocol import INSTANCE_KINDS
 
 __all__ = [
     "BUILTIN",
     "ENTRY_POINT_GROUP",
+    "SUPPLIES_ATTRIBUTE",
     "describe_player",
     "learners_for",
     "lookup",
@@ -47,6 +59,10 @@ __all__ = [
 
 
 ENTRY_POINT_GROUP = "online_learning_games.players"
+
+#: The class attribute in which a plain (non-attrs) player declares the constructor
+#: parameters a scenario supplies: ``scenario_supplies = {"rng": "rng", "loss": "loss"}``.
+SUPPLIES_ATTRIBUTE = "scenario_supplies"
 
 #: Built-in players: registry name -> "module:Class".
 BUILTIN: dict[str, str] = {
@@ -94,6 +110,17 @@ def _entry_points() -> dict[str, Any]:
 def register(name: str, cls: type, *, replace: bool = False) -> type:
     """Add a player class under ``name`` (lower-case words joined by hyphens).
 
+    A scenario builds the player with its table's keys as constructor keywords
+    and fills the parameters the player declares it supplies. An attrs class
+    declares them in its fields (:func:`~game.players.rng_field`,
+    :func:`~game.players.loss_field`, :func:`~game.players.concept_class_field`);
+    a plain class in its ``scenario_supplies`` class attribute, a dict from
+    constructor parameter to ``"rng"``, ``"loss"`` or ``"concept_class"``, its
+    other parameters read from its signature (so a table's keys are checked
+    and ``python -m game list`` shows them). Nothing is matched by name: a
+    parameter called ``rng`` or ``loss`` that is not declared is an ordinary
+    parameter, set from the table or left at its default.
+
     Parameters
     ----------
     name : str
@@ -103,23 +130,40 @@ def register(name: str, cls: type, *, replace: bool = False) -> type:
     replace : bool, default False
         Allow replacing an existing registration.
 
+    Raises
+    ------
+    GameError
+        In one line: a bad name, a class with no role, a constructor whose
+        signature cannot be read, or a ``scenario_supplies`` that does not fit it.
+
     Examples
     --------
-    >>> class Constant:
-    ...     '''Always predicts +1.'''
-    ...     deterministic = True
-    ...     def predict(self, x): return 1.0
+    >>> class Coin:
+    ...     '''Predicts the side of a biased coin.'''
+    ...     plays = frozenset({"vector"})
+    ...     scenario_supplies = {"generator": "rng"}   # the scenario's generator
+    ...     def __init__(self, generator=None, bias: float = 0.5):
+    ...         self.generator, self.bias = generator, bias
+    ...     def predict(self, x): return 1.0 if self.generator.random() < self.bias else -1.0
     ...     def update(self, x, y): return False
-    >>> _ = register("constant-plus", Constant, replace=True)
-    >>> lookup("constant-plus") is Constant
+    >>> _ = register("biased-coin", Coin, replace=True)
+    >>> lookup("biased-coin") is Coin
     True
-    >>> _ = _registered.pop("constant-plus")  # leave the registry as it was
+    >>> [(p["name"], p["supplied"]) for p in parameters(Coin)]
+    [('generator', 'rng'), ('bias', None)]
+    >>> Coin.scenario_supplies = {"seed": "rng"}
+    >>> register("biased-coin", Coin, replace=True)
+    Traceback (most recent call last):
+    ...
+    game.errors.GameError: Coin.scenario_supplies names 'seed', which is not a parameter of ...
+    >>> _ = _registered.pop("biased-coin")  # leave the registry as it was
     """
     if not isinstance(name, str) or not _NAME.match(name):
-        raise GameError(f"player name {name!r} must be lower-case words joined by hyphens")
+        raise ParameterError("name", name, "lower-case words joined by hyphens")
     if not isinstance(cls, type):
-        raise GameError(f"register({name!r}, …) expects a class, got {cls!r}")
+        raise ParameterError("cls", cls, f"a class (register({name!r}, …) expects one)")
     role_of(cls)
+    _check_declared(cls)
     if not replace and (name in BUILTIN or name in _registered):
         raise GameError(f"a player named {name!r} is already registered (pass replace=True)")
     _registered[name] = cls
@@ -187,10 +231,7 @@ def learners_for(kind: str, *, deterministic: bool | None = None) -> list[str]:
     >>> "perceptron" in learners_for("vector", deterministic=True)
     True
     """
-    if kind not in INSTANCE_KINDS:
-        raise GameError(
-            f"unknown instance kind {kind!r}; expected one of {', '.join(INSTANCE_KINDS)}"
-        )
+    check_choice("kind", kind, INSTANCE_KINDS)
     out = []
     for name in names("learner"):
         cls = lookup(name)
@@ -232,10 +273,70 @@ def name_of(cls: type) -> str | None:
     return None
 
 
+def _check_declared(cls: type) -> None:
+    """Refuse, in one line, a declaration of supplied parameters that does not fit."""
+    declared = getattr(cls, SUPPLIES_ATTRIBUTE, None)
+    if attrs.has(cls):
+        if declared is not None:
+            raise GameError(
+                f"{cls.__name__} is an attrs class: declare the fields a scenario supplies with "
+                "rng_field, loss_field or concept_class_field, not scenario_supplies"
+            )
+        return
+    try:
+        signature = inspect.signature(cls)
+    except (TypeError, ValueError):
+        raise GameError(
+            f"{cls.__name__}: the signature of its constructor cannot be read; "
+            "give it an __init__ with named parameters"
+        ) from None
+    if declared is None:
+        return
+    if not isinstance(declared, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) and v in SUPPLIED for k, v in declared.items()
+    ):
+        raise GameError(
+            f"{cls.__name__}.scenario_supplies must be a dict from constructor parameter to "
+            f"one of {', '.join(map(repr, SUPPLIED))}, got {declared!r}"
+        )
+    named = _named(signature)
+    for key in declared:
+        if key not in named:
+            raise GameError(
+                f"{cls.__name__}.scenario_supplies names {key!r}, which is not a parameter of "
+                f"its constructor ({', '.join(named) or 'none'})"
+            )
+
+
+def _named(signature: inspect.Signature) -> list[str]:
+    """The parameters a keyword can set, in order."""
+    kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    return [p.name for p in signature.parameters.values() if p.kind in kinds]
+
+
+def _type_name(annotation: Any) -> str:
+    if annotation is inspect.Parameter.empty or annotation is None:
+        return ""
+    return annotation if isinstance(annotation, str) else getattr(annotation, "__name__", "")
+
+
 def parameters(cls: type) -> list[dict[str, Any]]:
-    """The constructor parameters of an attrs player: name, type, default, doc."""
+    """A player's constructor parameters, in order: the keys its scenario table may hold.
+
+    Each is a dict: ``name`` (as a caller writes it), ``type``, ``default``
+    (``"…"`` for a factory), ``required``, ``doc``, ``supplied`` (what the
+    scenario supplies there: ``"rng"``, ``"loss"`` or ``"concept_class"``, else
+    None) and ``data`` (whether a data file may fill it). An attrs player's come
+    from its fields, a plain class's from its constructor's signature and its
+    ``scenario_supplies``.
+
+    Examples
+    --------
+    >>> [(p["name"], p["supplied"]) for p in parameters(lookup("exponential-weights"))][:2]
+    [('eta', None), ('loss', 'loss')]
+    """
     if not attrs.has(cls):
-        return []
+        return _plain_parameters(cls)
     out = []
     for field in attrs.fields(cls):
         if not field.init or field.name.startswith("_"):
@@ -245,14 +346,43 @@ def parameters(cls: type) -> list[dict[str, Any]]:
             default = "…"
         elif default is attrs.NOTHING:
             default = None
-        kind = field.type if isinstance(field.type, str) else getattr(field.type, "__name__", "")
         out.append(
             {
                 "name": field.alias,
-                "type": kind or "",
+                "type": _type_name(field.type),
                 "default": default,
                 "required": field.default is attrs.NOTHING,
                 "doc": field.metadata.get("doc", ""),
+                "supplied": supplied(field),
+                "data": bool(field.metadata.get("data")),
+            }
+        )
+    return out
+
+
+def _plain_parameters(cls: type) -> list[dict[str, Any]]:
+    """:func:`parameters` of a plain class, from its constructor's signature."""
+    try:
+        signature = inspect.signature(cls)
+    except (TypeError, ValueError):
+        return []
+    declared = getattr(cls, SUPPLIES_ATTRIBUTE, None)
+    declared = declared if isinstance(declared, dict) else {}
+    out = []
+    for name in _named(signature):
+        if name.startswith("_"):
+            continue
+        p = signature.parameters[name]
+        required = p.default is inspect.Parameter.empty
+        out.append(
+            {
+                "name": name,
+                "type": _type_name(p.annotation),
+                "default": None if required else p.default,
+                "required": required,
+                "doc": "",
+                "supplied": declared.get(name),
+                "data": False,
             }
         )
     return out

@@ -177,7 +177,7 @@ def grid_points(scenario: Scenario, grid: dict | None, *, first_seed: int | None
         params = dict(zip(keys, combination, strict=True))
         spec = _point_spec(scenario.spec, params)
         try:
-            scenario_from_dict(spec, source=scenario.source, base=scenario.base)
+            spec = scenario_from_dict(spec, source=scenario.source, base=scenario.base).spec
             resolved = ResolvedScenario(source=scenario.source, base=scenario.base, spec=spec)
             resolved.build(scenario.seed if first_seed is None else first_seed)
         except ScenarioError as exc:

@@ -32,7 +32,7 @@ from typing import Any
 import attrs
 import numpy as np
 
-from game.errors import GameError
+from game.errors import GameError, check_real
 
 __all__ = ["SweepResult"]
 
@@ -153,9 +153,7 @@ class SweepResult:
             ``violations`` (games over their bound), ``violation_seeds`` and
             ``error_seeds``.
         """
-        for q in quantiles:
-            if not 0.0 <= q <= 1.0:
-                raise GameError(f"quantiles must be in [0, 1], got {q!r}")
+        quantiles = [check_real("quantiles", q, low=0, high=1) for q in quantiles]
         by_point: dict[int, list[dict]] = {}
         for row in self.rows:
             by_point.setdefault(row.get("point", 0), []).append(row)

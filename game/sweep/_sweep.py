@@ -49,7 +49,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from game.errors import GameError
+import numpy as np
+
+from game.errors import GameError, ParameterError, check_integer
 from game.scenario import Scenario, load_scenario
 from game.sweep._grid import grid_points
 from game.sweep._result import SweepResult
@@ -101,10 +103,8 @@ def parse_seeds(seeds: Any) -> list[int]:
                     f"seeds: {part.strip()!r} is not a seed or a range A:B[:STEP] of seeds"
                 )
         values: Iterable = out
-    elif isinstance(seeds, numbers.Integral) and not isinstance(seeds, bool):
-        if seeds < 0:
-            raise GameError(f"seeds: expected a non-negative number of seeds, got {seeds}")
-        values = range(int(seeds))
+    elif isinstance(seeds, numbers.Number | np.bool_):  # a count: an integer, not a bool
+        values = range(check_integer("seeds", seeds, low=0))
     else:
         try:
             values = list(seeds)
@@ -112,11 +112,7 @@ def parse_seeds(seeds: Any) -> list[int]:
             raise GameError(
                 f"seeds: expected a number of seeds, an iterable of seeds or text, got {seeds!r}"
             ) from None
-    result = []
-    for s in values:
-        if isinstance(s, bool) or not isinstance(s, numbers.Integral) or s < 0:
-            raise GameError(f"seeds: every seed must be a non-negative integer, got {s!r}")
-        result.append(int(s))
+    result = [check_integer("seed", s, low=0) for s in values]
     if len(set(result)) != len(result):
         seen: set[int] = set()
         dup = next(s for s in result if s in seen or seen.add(s))
@@ -253,13 +249,12 @@ def sweep(
         scenario = load_scenario(scenario)
     seed_list = parse_seeds(seeds)
     points = grid_points(scenario, grid, first_seed=seed_list[0] if seed_list else None)
-    for name, value in (("workers", workers), ("chunk_size", chunk_size)):
-        if value is not None and (
-            isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1
-        ):
-            raise GameError(f"{name} must be a positive integer, got {value!r}")
+    if workers is not None:
+        workers = check_integer("workers", workers, low=1)
+    if chunk_size is not None:
+        chunk_size = check_integer("chunk_size", chunk_size, low=1)
     if executor is not None and not callable(getattr(executor, "submit", None)):
-        raise GameError(f"executor must be a concurrent.futures.Executor, got {executor!r}")
+        raise ParameterError("executor", executor, "a concurrent.futures.Executor")
     if transcripts is not None:
         transcripts = Path(transcripts)
         try:

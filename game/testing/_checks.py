@@ -29,7 +29,7 @@ import attrs
 import numpy as np
 
 from game.errors import GameError
-from game.players._registry import lookup, names, role_of
+from game.players._registry import lookup, names, parameters, role_of
 from game.scenario import load_scenario
 from game.testing._adversary_checks import ADVERSARY_CHECKS
 from game.testing._failure import CheckFailure
@@ -202,7 +202,7 @@ def registered_checks(folder: str | Path | None = None) -> tuple[list[Check], di
             skipped[name] = "plays points and no scenario gives it a concept class"
             continue
         make = factories[name][1]
-        concept_class = make(np.random.default_rng(0)).concept_class
+        concept_class = _supplied_class(cls, make(np.random.default_rng(0)))
         checks += list(check_learner(make, kinds=["point"], concept_class=concept_class))
         others = sorted(set(plays) - {"point"})
         if others:
@@ -211,8 +211,15 @@ def registered_checks(folder: str | Path | None = None) -> tuple[list[Check], di
     return checks, skipped
 
 
+def _supplied_class(cls: type, player: Any) -> Any:
+    """The finite class a scenario handed ``player`` (its declared concept-class field), or None."""
+    for p in parameters(cls):
+        if p["supplied"] == "concept_class":
+            return getattr(player, p["name"], None)
+    return None
+
+
 def _no_argument_factory(cls) -> Factory:
-    takes_rng = attrs.has(cls) and any(f.metadata.get("rng") for f in attrs.fields(cls))
-    if takes_rng:
-        return lambda rng: cls(rng=rng)
-    return lambda rng: cls()
+    """Builds the player with no arguments but the generator it declares (if any)."""
+    takes = [p["name"] for p in parameters(cls) if p["supplied"] == "rng"]
+    return lambda rng: cls(**dict.fromkeys(takes, rng))

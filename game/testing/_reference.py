@@ -24,6 +24,7 @@ import attrs
 import numpy as np
 
 from game.errors import GameError
+from game.players import rng_field
 from game.players._registry import name_of
 from game.protocol import INSTANCE_KINDS, History
 
@@ -46,7 +47,7 @@ class RandomLearner:
 
     deterministic = False
     plays = frozenset(INSTANCE_KINDS)
-    rng: np.random.Generator = attrs.field(factory=lambda: np.random.default_rng(0))
+    rng: np.random.Generator = rng_field("draws the predictions")
 
     def predict(self, x) -> float:
         return 1.0 if self.rng.random() < 0.5 else -1.0

@@ -31,7 +31,7 @@ from typing import Any, ClassVar
 import attrs
 import numpy as np
 
-from game.errors import TranscriptError
+from game.errors import ParameterError, TranscriptError, check_integer
 
 __all__ = [
     "CERTIFICATE_KINDS",
@@ -152,9 +152,12 @@ def first_disagreement(certificate: Certificate, instances, labels) -> int | Non
 
 
 def _float_vector(value) -> np.ndarray:
-    array = np.array(value, dtype=np.float64)
+    try:
+        array = np.array(value, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ParameterError("weights", value, "a non-empty finite vector") from None
     if array.ndim != 1 or array.size == 0 or not np.all(np.isfinite(array)):
-        raise ValueError(f"expected a non-empty finite vector, got shape {array.shape}")
+        raise ParameterError("weights", value, "a non-empty finite vector")
     array.flags.writeable = False
     return array
 
@@ -186,7 +189,7 @@ class HalfspaceCertificate(Certificate):
     @weights.validator
     def _nonzero(self, attribute, value) -> None:
         if not np.any(value):
-            raise ValueError("weights must be a non-zero vector, got all zeros")
+            raise ParameterError("weights", value, "a non-zero vector")
 
     def labels(self, instances) -> np.ndarray:
         scores = np.asarray(instances, dtype=np.float64) @ self.weights
@@ -231,8 +234,7 @@ def _plain_int(value):
 
 
 def _expert_index(instance, attribute, value) -> None:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 0:
-        raise ValueError(f"{attribute.name} must be a non-negative integer, got {value!r}")
+    check_integer(attribute.alias, value, low=0)
 
 
 @attrs.frozen

@@ -57,6 +57,8 @@ from typing import Any
 
 import numpy as np
 
+from game.errors import ParameterError
+
 __all__ = ["LdimEngine", "popcount_rows"]
 
 #: How many row masks' dimensions :meth:`LdimEngine.ldim` remembers as they are.
@@ -119,7 +121,7 @@ class LdimEngine:
     def __init__(self, matrix: Any):
         M = np.asarray(matrix)
         if M.ndim != 2:
-            raise ValueError(f"expected a 2-D matrix, got shape {M.shape}")
+            raise ParameterError("matrix", matrix, "a 2-D matrix, hypotheses × points")
         self._T = np.ascontiguousarray((M > 0).T)  # points × hypotheses
         self.n_hypotheses = int(M.shape[0])
         self.n_points = int(M.shape[1])

@@ -24,7 +24,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from game.errors import GameError
+from game.errors import check_choice
 
 __all__ = ["LOSSES", "absolute", "get_loss", "predicted_label", "squared", "zero_one"]
 
@@ -66,16 +66,15 @@ LOSSES: dict[str, Callable] = {"zero-one": zero_one, "absolute": absolute, "squa
 
 
 def get_loss(name: str) -> Callable:
-    """The loss registered under ``name``; a :class:`GameError` lists the choices.
+    """The loss registered under ``name``; a :class:`~game.errors.ParameterError` lists the choices.
 
     Examples
     --------
     >>> get_loss("squared")(0.0, 1)
     0.25
+    >>> get_loss("hinge")
+    Traceback (most recent call last):
+    ...
+    game.errors.ParameterError: loss must be one of 'zero-one', 'absolute', 'squared', got 'hinge'
     """
-    try:
-        return LOSSES[name]
-    except (KeyError, TypeError):
-        raise GameError(
-            f"unknown loss {name!r}; expected one of {', '.join(map(repr, LOSSES))}"
-        ) from None
+    return LOSSES[check_choice("loss", name, LOSSES)]

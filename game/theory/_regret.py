@@ -36,7 +36,7 @@ from __future__ import annotations
 import attrs
 import numpy as np
 
-from game.errors import GameError
+from game.errors import GameError, ParameterError, check_integer
 from game.theory._losses import get_loss
 
 __all__ = [
@@ -78,7 +78,7 @@ def _advice_rows(transcript, matrix, stop: int):
     if matrix is not None:
         matrix = np.asarray(matrix)
         if matrix.ndim != 2:
-            raise GameError(f"matrix must be hypotheses × points, got shape {matrix.shape}")
+            raise ParameterError("matrix", matrix, "a 2-D matrix, hypotheses × points")
         points = np.asarray(rows[:stop], dtype=np.intp)
         k = max(1, _BLOCK_ENTRIES // max(1, matrix.shape[0]))
         for s in range(0, stop, k):
@@ -237,8 +237,7 @@ def expert_losses(transcript, t: int | None = None, *, loss: str | None = None, 
     total = len(transcript)
     if t is None:
         t = total
-    if isinstance(t, bool) or not isinstance(t, int | np.integer) or not 0 <= t <= total:
-        raise GameError(f"t must be a round number from 0 to {total}, got {t!r}")
+    t = check_integer("t", t, low=0, high=total)
     loss = transcript.loss_name if loss is None else loss
     get_loss(loss)
     if t == total and matrix is None:

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from adversaries import ConceptStream, ConjunctionLowerBound
-from game import play
+from game import ParameterError, play
 from game.players import learners_for, lookup
 from game.scenario import load_scenario
 from game.testing import RandomLearner, check_adversary, run_checks
@@ -102,10 +102,14 @@ def test_stream_reads_a_readable_target():
 def test_stream_accepts_a_concept_object_and_checks_its_size():
     target = Disjunction(5, ["x2"])
     assert ConceptStream(target).target is target
-    with pytest.raises(ValueError, match="variables must match the concept's 5"):
+    with pytest.raises(ParameterError, match="variables must be the concept's 5, got 6"):
         ConceptStream(target, variables=6)
-    with pytest.raises(TypeError, match="concept must be"):
+    with pytest.raises(ParameterError, match="concept must be") as info:
         ConceptStream(3)
+    assert info.value.parameter == "concept"
+    with pytest.raises(ParameterError, match="concept must be a decision list") as info:
+        ConceptStream("if x1 then +")
+    assert info.value.parameter == "concept"
 
 
 @pytest.mark.parametrize(
@@ -171,15 +175,21 @@ def test_bias_refuses_a_label_the_target_never_gives():
     assert ConceptStream("True", variables=2, bias=1.0).examples(3)[1].tolist() == [1, 1, 1]
 
 
-def test_parameters_are_validated():
-    with pytest.raises(ValueError, match="size must be at most the 10 variables"):
-        ConceptStream(size=11)
-    with pytest.raises(ValueError, match="density must be in"):
-        ConceptStream(density=1.0)
-    with pytest.raises(ValueError, match="kind must be one of"):
-        ConceptStream(kind="parity")
-    with pytest.raises(ValueError, match="bias must be in"):
-        ConceptStream(bias=1.5)
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"size": 11}, "size must be at most the 10 variables"),
+        ({"size": True}, "size must be an integer ≥ 0"),
+        ({"density": 1.0}, "density must be a number in"),
+        ({"kind": "parity"}, "kind must be one of"),
+        ({"bias": 1.5}, "bias must be a number in"),
+        ({"variables": 0}, "variables must be an integer ≥ 1"),
+    ],
+)
+def test_parameters_are_validated(kwargs, message):
+    with pytest.raises(ParameterError, match=message) as info:
+        ConceptStream(**kwargs)
+    assert info.value.parameter == next(iter(kwargs))
 
 
 def test_examples_are_what_a_game_sees():

@@ -5,7 +5,7 @@ import pytest
 
 from adversaries.experts import AdviceReplay, ExpertStream, TwoConstantExperts
 from adversaries.halving import HalvingLowerBound
-from game import play
+from game import ParameterError, play
 from game.players import learners_for, lookup
 from game.testing import RandomLearner
 from game.theory import ExpertCertificate, certificate_from_dict
@@ -26,13 +26,15 @@ def test_halving_lower_bound_advice_is_the_bits_of_each_index():
 
 def test_halving_lower_bound_takes_n_or_a_power_of_two():
     assert HalvingLowerBound(experts=1024).size == 1024
-    for kwargs in ({}, {"n": 3, "experts": 8}):
-        with pytest.raises(ValueError, match="either n or experts"):
+    for kwargs, parameter in (({}, "n"), ({"n": 3, "experts": 8}, "experts")):
+        with pytest.raises(ParameterError, match="either n or experts") as info:
             HalvingLowerBound(**kwargs)
-    with pytest.raises(ValueError, match="power of two"):
+        assert info.value.parameter == parameter
+    with pytest.raises(ParameterError, match="power of two"):
         HalvingLowerBound(experts=1000)
-    with pytest.raises(ValueError, match="n must be an integer between 0 and 30"):
+    with pytest.raises(ParameterError, match="n must be an integer between 0 and 30"):
         HalvingLowerBound(31)
+    assert HalvingLowerBound(np.int64(3)).size == 8
 
 
 def test_halving_makes_exactly_log2_n_mistakes():
@@ -97,14 +99,18 @@ def test_expert_stream_same_seed_same_game():
 
 def test_expert_stream_validates_its_parameters():
     rng = np.random.default_rng(0)
-    with pytest.raises(ValueError, match="horizon must be ≥ 6"):
-        ExpertStream(4, 5, rng, horizon=5)
-    with pytest.raises(ValueError, match="best must be an expert index below 4"):
-        ExpertStream(4, 0, rng, best=4)
-    with pytest.raises(ValueError, match="error_rate"):
-        ExpertStream(4, 0, rng, error_rate=0.0)
-    with pytest.raises(ValueError, match="advice entries is more than"):
-        ExpertStream(1 << 20, 0, rng, horizon=1 << 9)
+    cases = [
+        ({"best_mistakes": 5, "horizon": 5}, "horizon", "horizon must be ≥ 6"),
+        ({"best": 4}, "best", "best must be an expert index below 4"),
+        ({"error_rate": 0.0}, "error_rate", "error_rate must be a number in"),
+        ({"experts": 1 << 20, "horizon": 1 << 9}, "horizon", "a stream holds"),
+        ({"graded": 1}, "graded", "graded must be one of False, True"),
+        ({"experts": True}, "experts", "experts must be an integer ≥ 1"),
+    ]
+    for kwargs, parameter, message in cases:
+        with pytest.raises(ParameterError, match=message) as info:
+            ExpertStream(**({"experts": 4, "best_mistakes": 0, "rng": rng} | kwargs))
+        assert info.value.parameter == parameter
 
 
 def test_expert_stream_with_one_expert():
@@ -160,12 +166,16 @@ def test_advice_replay_certificate_is_the_best_expert():
 
 
 def test_advice_replay_validates():
-    with pytest.raises(ValueError, match="one entry per row"):
-        AdviceReplay([[1, 1]], [1, 1])
-    with pytest.raises(ValueError, match=r"\[-1, 1\]"):
-        AdviceReplay([[2, 1]], [1])
-    with pytest.raises(ValueError, match="-1 and 1"):
-        AdviceReplay([[1, 1]], [0])
+    cases = [
+        (([[1, 1]], [1, 1]), "outcomes", "one entry per row"),
+        (([[2, 1]], [1]), "advice", r"\[-1, 1\]"),
+        (([[1, 1], [1]], [1, 1]), "advice", r"\[-1, 1\]"),
+        (([[1, 1]], [0]), "outcomes", "-1 and 1"),
+    ]
+    for args, parameter, message in cases:
+        with pytest.raises(ParameterError, match=message) as info:
+            AdviceReplay(*args)
+        assert info.value.parameter == parameter
 
 
 def test_expert_certificate_round_trips_and_reads_lists_of_vectors():
@@ -174,7 +184,7 @@ def test_expert_certificate_round_trips_and_reads_lists_of_vectors():
     rows = [np.array([1, 1, -1]), np.array([0.0, 0.2, 0.0])]
     assert c.labels(rows).tolist() == [-1, 1]
     assert c.labels(np.stack(rows)).tolist() == [-1, 1]
-    with pytest.raises(ValueError, match="non-negative"):
+    with pytest.raises(ParameterError, match="expert must be an integer ≥ 0"):
         ExpertCertificate(-1)
 
 

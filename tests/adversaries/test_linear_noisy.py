@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from adversaries import NoisyStream, SeparableStream
-from game import play
+from game import ParameterError, play
 from learners import Perceptron
 
 
@@ -72,11 +72,12 @@ def test_examples_match_the_game():
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"rate": 1.5}, r"rate must be in \[0.0, 1.0\], got 1.5"),
-        ({"rate": -0.1}, r"rate must be in \[0.0, 1.0\]"),
+        ({"rate": 1.5}, r"rate must be a number in \[0, 1\], got 1.5"),
+        ({"rate": -0.1}, r"rate must be a number in \[0, 1\]"),
         ({"noise": "swap"}, "noise must be one of 'flip', 'margin', got 'swap'"),
     ],
 )
 def test_parameters_are_validated(kwargs, message):
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(ParameterError, match=message) as info:
         _stream(**kwargs)
+    assert info.value.parameter == next(iter(kwargs))

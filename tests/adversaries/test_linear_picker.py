@@ -5,7 +5,7 @@ import pytest
 
 from adversaries import MisclassifiedPicker, Replay, SeparableStream
 from adversaries.picker import misclassified, pick_index
-from game import HalfspaceCertificate, Transcript, play
+from game import HalfspaceCertificate, ParameterError, Transcript, play
 from game.testing import RandomLearner
 from learners import Perceptron
 
@@ -83,19 +83,20 @@ def test_no_certificate_when_cut_short_before_separating():
 
 
 @pytest.mark.parametrize(
-    ("kwargs", "error", "message"),
+    ("kwargs", "parameter", "message"),
     [
-        ({"instances": X3, "labels": [1, 1]}, ValueError, "labels must be a vector of 3"),
-        ({"instances": X3, "labels": [1, 0, 1]}, ValueError, "labels must all be -1 or 1"),
-        ({"instances": X3}, ValueError, "give a transcript, or both"),
-        ({"instances": [[np.nan, 1.0]], "labels": [1]}, ValueError, "finite matrix"),
-        ({"instances": X3, "labels": Y3, "rule": "last"}, ValueError, "rule must be one of"),
-        ({"transcript": "runs/x.jsonl"}, TypeError, "transcript must be a Transcript"),
+        ({"instances": X3, "labels": [1, 1]}, "labels", "labels must be a vector of 3"),
+        ({"instances": X3, "labels": [1, 0, 1]}, "labels", "labels must be a vector of -1 and 1"),
+        ({"instances": X3}, "labels", "give either transcript or instances and labels"),
+        ({"instances": [[np.nan, 1.0]], "labels": [1]}, "instances", "finite matrix"),
+        ({"instances": X3, "labels": Y3, "rule": "last"}, "rule", "rule must be one of"),
+        ({"transcript": "runs/x.jsonl"}, "transcript", "transcript must be a Transcript"),
     ],
 )
-def test_parameters_are_validated(kwargs, error, message):
-    with pytest.raises(error, match=message):
+def test_parameters_are_validated(kwargs, parameter, message):
+    with pytest.raises(ParameterError, match=message) as info:
         MisclassifiedPicker(**kwargs)
+    assert info.value.parameter == parameter
 
 
 def test_transcript_and_arrays_are_exclusive():
@@ -103,3 +104,9 @@ def test_transcript_and_arrays_are_exclusive():
     assert isinstance(source, Transcript)
     with pytest.raises(ValueError, match="not both"):
         MisclassifiedPicker(transcript=source, instances=X3, labels=Y3)
+
+
+def test_a_bad_separator_is_named():
+    with pytest.raises(ParameterError, match=r"^separator must be a non-zero vector") as info:
+        MisclassifiedPicker(instances=X3, labels=Y3, separator=[0.0, 0.0])
+    assert info.value.parameter == "separator"

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from adversaries import Replay, SeparableStream
-from game import HalfspaceCertificate, Transcript, play
+from game import HalfspaceCertificate, ParameterError, Transcript, play
 from learners import Perceptron
 
 X = [[1.0, 0.0], [0.0, 1.0], [2.0, 1.0], [-3.0, -1.0]]
@@ -88,29 +88,31 @@ def test_point_instances_are_python_ints():
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"instances": X, "labels": Y[:3]}, "labels must be a vector of 4 entries, got shape (3,)"),
+        ({"instances": X, "labels": Y[:3]}, "labels must be a vector of 4 entries, got [1, -1, 1]"),
         ({"instances": X, "labels": [*Y, 1]}, "labels must be a vector of 4 entries"),
-        ({"instances": X, "labels": [Y]}, "labels must be a vector of 4 entries, got shape (1, 4)"),
-        ({"instances": X, "labels": [1, 0, 1, -1]}, "labels must all be -1 or 1"),
-        ({"instances": X, "labels": [1, 2, 1, -1]}, "labels must all be -1 or 1"),
-        ({"instances": X, "labels": [1, -1, 1.5, -1]}, "labels must all be -1 or 1"),
-        ({"instances": X, "labels": ["1", "-1", "1", "-1"]}, "labels must all be -1 or 1"),
-        ({"instances": X}, "give a transcript, or both instances and labels"),
-        ({"labels": Y}, "give a transcript, or both instances and labels"),
-        ({}, "give a transcript, or both instances and labels"),
+        ({"instances": X, "labels": [Y]}, "labels must be a vector of 4 entries, got [[1, -1, 1,"),
+        ({"instances": X, "labels": [1, 0, 1, -1]}, "labels must be a vector of -1 and 1"),
+        ({"instances": X, "labels": [1, 2, 1, -1]}, "labels must be a vector of -1 and 1"),
+        ({"instances": X, "labels": [1, -1, 1.5, -1]}, "labels must be a vector of -1 and 1"),
+        ({"instances": X, "labels": ["1", "-1", "1", "-1"]}, "labels must be a vector of -1 and"),
+        ({"instances": X}, "labels must be given, got None (give either transcript or instances"),
+        ({"labels": Y}, "instances must be given, got None"),
+        ({}, "instances must be given, got None"),
         ({"instances": [[[1.0]]], "labels": [1]}, "instances must be a vector or a matrix"),
         ({"instances": [["a", "b"]], "labels": [1]}, "instances must be a vector or a matrix"),
     ],
 )
-def test_bad_arrays_are_a_clear_value_error(kwargs, message):
-    with pytest.raises(ValueError) as info:
+def test_bad_arrays_are_a_clear_parameter_error(kwargs, message):
+    with pytest.raises(ParameterError) as info:
         Replay(**kwargs)
     assert str(info.value).startswith(message), str(info.value)
+    assert info.value.parameter == message.split(" ", 1)[0]
 
 
-def test_ragged_instances_are_a_clear_value_error():
-    with pytest.raises(ValueError, match=r"^instances must"):
+def test_ragged_instances_are_a_clear_parameter_error():
+    with pytest.raises(ParameterError, match=r"^instances must") as info:
         Replay(instances=[[1.0, 0.0], [1.0]], labels=[1, 1])
+    assert info.value.parameter == "instances"
 
 
 def test_a_transcript_and_arrays_together_are_refused():
@@ -122,5 +124,13 @@ def test_a_transcript_and_arrays_together_are_refused():
 
 
 def test_a_transcript_must_be_a_transcript():
-    with pytest.raises(TypeError, match="transcript must be a Transcript"):
+    with pytest.raises(ParameterError, match="transcript must be a Transcript") as info:
         Replay(transcript="runs/demo.jsonl")
+    assert info.value.parameter == "transcript"
+
+
+@pytest.mark.parametrize("separator", [[0.0, 0.0], [1.0, "x"], [[1.0, 0.0]]])
+def test_a_bad_separator_is_named(separator):
+    with pytest.raises(ParameterError, match=r"^separator must be a ") as info:
+        Replay(instances=X, labels=Y, separator=separator)
+    assert info.value.parameter == "separator"

@@ -10,6 +10,7 @@ import pytest
 
 import game
 from adversaries import HalfspaceTreeAdversary, TreeAdversary
+from game import ParameterError
 from game.players import learners_for, lookup
 from game.theory import HalfspaceCertificate
 from game.theory.concepts import FiniteClassCertificate, conjunctions, intervals, thresholds
@@ -54,16 +55,18 @@ def test_a_halfspace_tree_is_walked_with_vector_witnesses():
 
 def test_refuses_trees_it_cannot_walk():
     cls = thresholds(3)
-    with pytest.raises(ValueError, match="tree or concept_class"):
-        TreeAdversary()
-    with pytest.raises(TypeError, match="DiGraph"):
-        TreeAdversary(tree={1: 2})
-    with pytest.raises(ValueError, match="concept_class is required"):
-        TreeAdversary(tree=littlestone_tree(cls))
-    with pytest.raises(ValueError, match="not shattered"):
-        TreeAdversary(tree=littlestone_tree(intervals(5)), concept_class=cls)
-    with pytest.raises(ValueError, match="empty"):
-        TreeAdversary(tree=nx.DiGraph())
+    cases = [
+        ({}, "concept_class", "given when the tree is not"),
+        ({"tree": {1: 2}}, "tree", "tree must be a networkx.DiGraph, got {1: 2}"),
+        ({"tree": littlestone_tree(cls)}, "concept_class", "witnesses are hypothesis indices"),
+        ({"tree": littlestone_tree(intervals(5)), "concept_class": cls}, "tree", "shattered by"),
+        ({"tree": nx.DiGraph()}, "tree", "with 0 nodes .* empty"),
+        ({"concept_class": [[1, 0]]}, "concept_class", "a 2-D matrix of"),
+    ]
+    for kwargs, parameter, message in cases:
+        with pytest.raises(ParameterError, match=message) as info:
+            TreeAdversary(**kwargs)
+        assert info.value.parameter == parameter
 
 
 # -- the halfspace tree ------------------------------------------------------------------

@@ -27,9 +27,9 @@ import numpy as np
 import pytest
 
 from adversaries import SeparableStream
-from game import ExpectationError, ScenarioError, load_scenario, play
+from game import ExpectationError, ParameterError, ScenarioError, load_scenario, play
 from game.players import _registry as reg
-from game.players import one_of, rng_field
+from game.players import concept_class_field, loss_field, rng_field
 from game.scenario import MAX_ROUNDS, scenario_from_dict
 from learners import Perceptron
 
@@ -49,12 +49,12 @@ margin = 0.2
 
 @attrs.define(eq=False, on_setattr=attrs.setters.NO_OP)
 class RandomSign:
-    """Predicts a random sign: a learner with an rng and a loss, for these tests."""
+    """Predicts a random sign: a learner with a declared rng and loss, for these tests."""
 
     deterministic: ClassVar[bool] = False
     plays: ClassVar[frozenset[str]] = frozenset({"vector"})
     rng: np.random.Generator = rng_field()
-    loss: str = attrs.field(default="zero-one", validator=one_of("zero-one", "absolute", "squared"))
+    loss: str = loss_field()
 
     def predict(self, x) -> float:
         return float(self.rng.choice([-1.0, 1.0]))
@@ -231,17 +231,120 @@ def test_loss_is_set_by_the_scenario(tmp_path, random_sign):
     assert "set by the scenario" in message
 
 
-def test_the_scenarios_loss_reaches_players_that_take_one(tmp_path, random_sign):
+def test_the_scenarios_loss_reaches_players_that_declare_it(tmp_path, random_sign):
     text = 'loss = "absolute"\n' + replace_line(BASE, '"perceptron"', f'"{random_sign}"')
     learner, _ = load_scenario(write(tmp_path, text)).build()
     assert isinstance(learner, RandomSign) and learner.loss == "absolute"
 
 
+@attrs.define(eq=False, on_setattr=attrs.setters.NO_OP)
+class Tempered:
+    """A user's learner whose own parameter happens to be called ``loss`` (a float)."""
+
+    deterministic: ClassVar[bool] = True
+    plays: ClassVar[frozenset[str]] = frozenset({"vector"})
+    loss: float = 0.5
+
+    def predict(self, x) -> float:
+        return 1.0
+
+    def update(self, x, y) -> bool:
+        return False
+
+
+def test_a_field_named_loss_that_is_not_declared_is_the_players_own(tmp_path, register):
+    register("test-tempered", Tempered)
+    text = 'loss = "absolute"\n' + replace_line(BASE, '"perceptron"', '"test-tempered"')
+    learner, _ = load_scenario(write(tmp_path, text)).build()
+    assert learner.loss == 0.5  # its default, not the game's loss
+    text = replace_line(BASE, '"perceptron"', '"test-tempered"\nloss = 0.25')
+    learner, _ = load_scenario(write(tmp_path, text)).build()
+    assert learner.loss == 0.25  # and its table may set it
+    assert load_scenario(write(tmp_path, text)).play().header["learner"]["params"] == {"loss": 0.25}
+
+
+class PlainSign:
+    """A plain (non-attrs) learner: its generator and loss declared, its bias from the table."""
+
+    deterministic = False
+    plays = frozenset({"vector"})
+    scenario_supplies: ClassVar[dict[str, str]] = {"generator": "rng", "grading": "loss"}
+
+    def __init__(self, bias: float = 0.5, generator=None, grading=None, rng="not supplied"):
+        if not 0 <= bias <= 1:
+            raise ParameterError("bias", bias, "a number in [0, 1]")
+        self.bias, self.generator, self.grading, self.rng = bias, generator, grading, rng
+
+    def predict(self, x) -> float:
+        return 1.0 if self.generator.random() < self.bias else -1.0
+
+    def update(self, x, y) -> bool:
+        return False
+
+
+def test_a_plain_class_gets_what_it_declares_and_its_table(tmp_path, clean_registry):
+    reg.register("test-plain-sign", PlainSign)
+    table = '"test-plain-sign"\nbias = 0.9'
+    text = 'loss = "squared"\n' + replace_line(BASE, '"perceptron"', table)
+    scenario = load_scenario(write(tmp_path, text))
+    learner, _ = scenario.build(4)
+    expected = np.random.default_rng(np.random.SeedSequence(4).spawn(2)[0])
+    assert learner.generator.bit_generator.state == expected.bit_generator.state
+    assert (learner.bias, learner.grading) == (0.9, "squared")
+    assert learner.rng == "not supplied"  # a parameter named rng is not guessed at
+    assert len(scenario.play(check=False)) == 50
+
+
+@pytest.mark.parametrize(
+    ("line", "key", "expected"),
+    [
+        ("bias = 2.0", "learner.bias", "bias must be a number in [0, 1], got 2.0"),
+        ("bais = 0.1", "learner.bais", "unknown parameter of 'test-plain-sign'; expected: bias,"),
+        ("generator = 3", "learner.generator", "set by the scenario (a generator from its seed)"),
+        ('grading = "absolute"', "learner.grading", "is set by the scenario (its loss)"),
+    ],
+)  # fmt: skip
+def test_a_plain_class_table_is_checked_against_its_signature(
+    tmp_path, clean_registry, line, key, expected
+):
+    reg.register("test-plain-sign", PlainSign)
+    text = replace_line(BASE, '"perceptron"', f'"test-plain-sign"\n{line}')
+    message = scenario_error(write(tmp_path, text), f": {key}: ", build=True)
+    assert expected in message
+
+
+class Chatty:
+    """A user's learner whose refusal is a plain ValueError beginning with another key's name."""
+
+    deterministic = True
+    plays = frozenset({"vector"})
+
+    def __init__(self, alpha: float = 0.5, beta: float = 0.5):
+        if alpha > 1:
+            raise ValueError("beta and alpha must add to at most 1")
+
+    def predict(self, x) -> float:
+        return 1.0
+
+    def update(self, x, y) -> bool:
+        return False
+
+
+def test_the_key_is_never_guessed_from_the_message(tmp_path, register):
+    register("test-chatty", Chatty)
+    text = replace_line(BASE, '"perceptron"', '"test-chatty"\nalpha = 2.0\nbeta = 0.1')
+    message = scenario_error(write(tmp_path, text), ": learner: ", build=True)
+    assert "learner.beta" not in message and "beta and alpha must add" in message
+
+
 @pytest.mark.parametrize(
     "role, old, new, key, expected",
     [
-        ("adversary", "margin = 0.2", "margin = -1", "adversary.margin", "must be > 0, got -1"),
+        ("adversary", "margin = 0.2", "margin = -1", "adversary.margin", "must be a number > 0"),
         ("adversary", "margin = 0.2", 'margin = "0.2"', "adversary.margin", "must be a number"),
+        ("adversary", "dimension = 3", "dimension = true", "adversary.dimension", "got True"),
+        ("learner", 'name = "perceptron"', 'name = "perceptron"\ndimension = 1.5',
+         "learner.dimension", "dimension must be an integer between 1 and"),
         ("adversary", "margin = 0.2", "margin = 2.0", "adversary.margin", "radius"),
         ("adversary", "dimension = 3", "dimension = 0", "adversary.dimension", "got 0"),
         ("adversary", "dimension = 3", "dimension = 2.5", "adversary.dimension", "integer"),
@@ -473,12 +576,38 @@ def test_overrides_are_recorded_in_the_header(tmp_path):
 
 
 @pytest.mark.parametrize("kwargs", [{"seed": -1}, {"seed": True}, {"seed": 1.0},
-                                    {"rounds": -1}, {"rounds": "5"}])  # fmt: skip
+                                    {"seed": np.bool_(True)}, {"rounds": -1}, {"rounds": "5"},
+                                    {"rounds": False}, {"rounds": MAX_ROUNDS + 1}])  # fmt: skip
 def test_bad_overrides_are_refused(tmp_path, kwargs):
     sc = load_scenario(write(tmp_path, BASE))
-    with pytest.raises(Exception, match=next(iter(kwargs))) as info:
+    with pytest.raises(ParameterError, match=next(iter(kwargs))) as info:
         sc.play(**kwargs)
-    assert isinstance(info.value, __import__("game").GameError)
+    assert info.value.parameter == next(iter(kwargs))
+
+
+def test_numpy_integer_overrides_are_integers(tmp_path):
+    sc = load_scenario(write(tmp_path, BASE))
+    tr = sc.play(seed=np.int64(5), rounds=np.int32(7), check=False)
+    assert tr.header["seed"] == 5 and type(tr.header["scenario"]["spec"]["rounds"]) is int
+    assert len(tr) == 7 and tr.digest == sc.play(seed=5, rounds=7, check=False).digest
+    a, b = sc.build(np.uint16(5)), sc.build(5)
+    np.testing.assert_array_equal(a[1].direction, b[1].direction)
+    with pytest.raises(ParameterError, match="seed must be an integer ≥ 0, got True"):
+        sc.build(True)
+
+
+def test_a_spec_with_numpy_integers_is_read_as_python_ints():
+    spec = {
+        "rounds": np.int64(20),
+        "seed": np.int8(2),
+        "learner": {"name": "perceptron", "dimension": np.int64(3)},
+        "adversary": {"name": "separable-stream", "dimension": np.int16(3), "margin": 0.2},
+        "expect": {"min_mistakes": np.int64(0)},
+    }
+    sc = scenario_from_dict(spec)
+    assert (sc.rounds, sc.seed, sc.expect["min_mistakes"]) == (20, 2, 0)
+    assert all(type(v) is int for v in (sc.rounds, sc.seed, sc.expect["min_mistakes"]))
+    assert len(sc.play()) == 20
 
 
 # -- seeds --------------------------------------------------------------------------------
@@ -509,3 +638,69 @@ def test_seed_defaults_to_zero(tmp_path):
     sc = load_scenario(write(tmp_path, replace_line(BASE, "seed = 3\n", "")))
     assert sc.seed == 0
     np.testing.assert_array_equal(sc.build()[1].direction, sc.build(0)[1].direction)
+
+
+# -- [concept_class] ----------------------------------------------------------------------
+
+CLASS_GAME = """\
+rounds = 50
+
+[learner]
+name = "soa"
+
+[adversary]
+name = "optimal-adversary"
+
+[concept_class]
+builder = "intervals"
+n = 8
+"""
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "key", "expected"),
+    [
+        ("n = 8", "n = 1000000", "concept_class.n", "n must be an integer between 0 and 512"),
+        ("n = 8", "n = true", "concept_class.n", "n must be an integer between 0 and 512, got Tr"),
+        ("n = 8", "n = 2.5", "concept_class.n", "got 2.5"),
+        ("n = 8", "m = 8", "concept_class.m", "m must be an argument of builder 'intervals'"),
+        ('"intervals"\nn = 8', '"decision_lists"\nn = 2\nlength = -1', "concept_class.length",
+         "length must be an integer between 0 and 64, got -1"),
+        ('builder = "intervals"\nn = 8', 'path = "cls.npy"', "concept_class.path", "+1 or -1"),
+    ],
+)  # fmt: skip
+def test_a_bad_concept_class_table_names_its_key(tmp_path, old, new, key, expected):
+    np.save(tmp_path / "cls.npy", np.array([[1, 0], [1, 1]]))
+    message = scenario_error(write(tmp_path, replace_line(CLASS_GAME, old, new)), f": {key}: ")
+    assert expected in message
+
+
+def test_a_bad_class_in_a_player_table_names_the_players_key(tmp_path):
+    text = CLASS_GAME.split("[concept_class]")[0].replace(
+        'name = "soa"', 'name = "soa"\nconcept_class = [[1, 0], [1, 1]]'
+    )
+    message = scenario_error(write(tmp_path, text), ": learner.concept_class: ", build=True)
+    assert "concept_class must be a 2-D matrix of +1 or -1 entries" in message
+
+
+def test_the_shared_class_reaches_every_player_that_declares_one(tmp_path, register):
+    @attrs.define(eq=False)
+    class Watcher:
+        """Holds a class under a name of its own and a plain field called concept_class."""
+
+        deterministic: ClassVar[bool] = True
+        plays: ClassVar[frozenset[str]] = frozenset({"point"})
+        hypotheses: object = concept_class_field("the class")
+        concept_class: str = "mine"
+
+        def predict(self, x) -> float:
+            return 1.0
+
+        def update(self, x, y) -> bool:
+            return False
+
+    register("test-watcher", Watcher)
+    scenario = load_scenario(write(tmp_path, CLASS_GAME.replace('"soa"', '"test-watcher"')))
+    learner, adversary = scenario.build()
+    assert learner.hypotheses is adversary.concept_class is scenario.concept_class()
+    assert learner.concept_class == "mine"

@@ -11,8 +11,9 @@ import numpy as np
 import pytest
 
 from game import play
-from game.errors import ProtocolError
+from game.errors import ParameterError, ProtocolError
 from game.theory import get_loss
+from game.theory.concepts import FiniteClass, thresholds
 from learners.experts import (
     ExponentialWeights,
     Halving,
@@ -132,17 +133,25 @@ def test_halving_class_object_is_duck_typed():
         matrix = np.array([[1, -1], [-1, 1]], dtype=np.int8)
 
     h = Halving(concept_class=Cls())
-    assert h.concept_class.matrix is Cls.matrix
+    assert isinstance(h.concept_class, FiniteClass)
+    assert np.array_equal(h.concept_class.matrix, Cls.matrix)
     assert h.predict(0) == 1.0
+
+
+def test_halving_shares_a_finite_class_as_it_is():
+    cls = thresholds(4)
+    assert Halving(concept_class=cls).concept_class is cls
 
 
 def test_halving_rejects_points_without_a_class_and_bad_matrices():
     with pytest.raises(ValueError, match="needs a concept_class"):
         Halving().predict(3)
-    with pytest.raises(ValueError, match="±1 matrix"):
+    with pytest.raises(ParameterError, match="concept_class must be a 2-D matrix of") as info:
         Halving(concept_class=[[0, 1]])
-    with pytest.raises(ValueError, match="experts must equal"):
+    assert info.value.parameter == "concept_class"
+    with pytest.raises(ParameterError, match="experts must be the class's 1 hypotheses") as info:
         Halving(concept_class=[[1, 1]], experts=3)
+    assert info.value.parameter == "experts"
 
 
 def test_halving_rejects_advice_of_the_wrong_length_naming_the_player():

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from adversaries import NoisyStream, Replay, SeparableStream
-from game import play
+from game import ParameterError, play
 from learners import MarginPerceptron
 
 
@@ -65,8 +65,9 @@ def test_no_bound_for_a_comparator():
 
 @pytest.mark.parametrize("gamma", [0.0, -0.1, 1.5])
 def test_gamma_must_be_in_zero_one(gamma):
-    with pytest.raises(ValueError, match=r"gamma must be in \(0.0, 1.0\]"):
+    with pytest.raises(ParameterError, match=r"gamma must be a number in \(0, 1\]") as info:
         MarginPerceptron(gamma=gamma)
+    assert (info.value.parameter, info.value.value) == ("gamma", gamma)
 
 
 @pytest.mark.parametrize("dtype", [bool, np.uint8])

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from adversaries import NoisyStream, Replay, SeparableStream
-from game import play
+from game import ParameterError, play
 from game.theory.bounds import ogd_regret
 from learners import OnlineGradientDescent, Perceptron
 
@@ -73,14 +73,15 @@ def test_no_bound_without_a_certificate():
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"eta": 0.0}, "eta must be > 0, got 0.0"),
-        ({"eta": -1}, "eta must be > 0, got -1"),
+        ({"eta": 0.0}, "eta must be a number > 0, got 0.0"),
+        ({"eta": -1}, "eta must be a number > 0, got -1"),
         ({"theorem": "loss"}, "theorem must be one of 'mistakes', 'regret', got 'loss'"),
     ],
 )
 def test_parameters_are_validated(kwargs, message):
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(ParameterError, match=message) as info:
         OnlineGradientDescent(**kwargs)
+    assert info.value.parameter == next(iter(kwargs))
 
 
 def test_a_zero_instance_is_no_update_but_its_surrogate_counts():

@@ -9,6 +9,7 @@ import pytest
 
 import game
 from adversaries import OptimalAdversary, Replay
+from game import ParameterError
 from game.theory.concepts import intervals, singletons, thresholds
 from game.theory.littlestone import ldim
 from learners import SOA
@@ -75,11 +76,11 @@ def test_bad_points_are_protocol_errors():
 
 def test_concept_class_is_required_and_checked():
     with pytest.raises(TypeError):
-        SOA()
-    with pytest.raises(TypeError, match="required"):
-        SOA(None)
-    with pytest.raises(ValueError):
-        SOA([[1, 0]])
+        SOA()  # attrs: a required argument is missing
+    for bad in (None, [[1, 0]], "thresholds"):
+        with pytest.raises(ParameterError) as info:
+            SOA(bad)
+        assert info.value.parameter == "concept_class"
 
 
 def test_accepts_numpy_points_and_pickles_mid_game():

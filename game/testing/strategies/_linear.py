@@ -37,6 +37,7 @@ import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
+from game.errors import ParameterError
 from game.theory._certificates import HalfspaceCertificate
 
 __all__ = [
@@ -234,7 +235,7 @@ def separable_sequences(
     R = float(_value(draw, radius, _RADII))
     gamma = float(margin) if margin is not None else draw(_SHARES) * R
     if not 0 < gamma < R * (1 - 1e-8):
-        raise ValueError(f"margin must be in (0, radius), got {gamma!r} with radius {R!r}")
+        raise ParameterError("margin", gamma, "a number in (0, radius)", f"radius {R!r}")
     n = draw(_integers(min_size, max_size))
     # The bulk comes from a generator seeded by hypothesis (fast, and the seed
     # shrinks); ``edge`` pins a share of the examples to the margin (a = γ) and

@@ -6,7 +6,8 @@ import math
 from typing import Any
 
 import attrs
-import numpy as np
+
+from game.errors import check_choice, check_instance, check_real
 
 __all__ = ["Bound"]
 
@@ -14,14 +15,15 @@ _KINDS = ("upper", "lower")
 
 
 def _number(value) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
-        raise ValueError(f"Bound.value must be a number, got {value!r}")
-    return float(value)
+    return check_real("value", value, finite=False)
 
 
-def _finite_or_inf(instance, attribute, value):
-    if math.isnan(value):
-        raise ValueError(f"Bound.{attribute.name} must be a number, got {value!r}")
+def _string(instance, attribute, value) -> None:
+    check_instance(attribute.alias, value, str, "a string")
+
+
+def _kind(instance, attribute, value) -> None:
+    check_choice(attribute.alias, value, _KINDS)
 
 
 @attrs.frozen
@@ -51,11 +53,11 @@ class Bound:
     True
     """
 
-    value: float = attrs.field(converter=lambda v: _number(v), validator=_finite_or_inf)
-    theorem: str = attrs.field(validator=attrs.validators.instance_of(str))
-    source: str = attrs.field(validator=attrs.validators.instance_of(str))
-    quantity: str = attrs.field(default="mistakes", validator=attrs.validators.instance_of(str))
-    kind: str = attrs.field(default="upper", validator=attrs.validators.in_(_KINDS))
+    value: float = attrs.field(converter=lambda v: _number(v))
+    theorem: str = attrs.field(validator=_string)
+    source: str = attrs.field(validator=_string)
+    quantity: str = attrs.field(default="mistakes", validator=_string)
+    kind: str = attrs.field(default="upper", validator=_kind)
 
     def holds(self, observed: float) -> bool:
         """Whether ``observed`` respects the bound (a relative slack of 1e-9 for rounding)."""

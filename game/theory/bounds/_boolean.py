@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 
+from game.errors import check_choice, check_integer
 from game.theory.bounds._base import Bound
 
 __all__ = [
@@ -52,9 +53,7 @@ WINNOW_SOURCES = {
 
 
 def _count(value, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ValueError(f"{name} must be an integer ≥ 0, got {value!r}")
-    return value
+    return check_integer(name, value, low=0)
 
 
 def conjunction_bound(variables: int) -> Bound:
@@ -157,18 +156,15 @@ def winnow_bound(variables: int, relevant: int, variant: str = "elimination") ->
     >>> winnow_bound(16, 0).value   # the constant False: one demotion at most
     1.0
     """
-    n = _count(variables, "variables")
+    n = check_integer("variables", variables, low=1)
     r = _count(relevant, "relevant")
-    if n < 1:
-        raise ValueError(f"variables must be an integer ≥ 1, got {variables!r}")
+    variant = check_choice("variant", variant, WINNOW_SOURCES)
     if variant == "elimination":
         value = 1 + 2 * r * (1 + math.log2(n))
         shape = "1 + 2r(1 + log₂ n)"
-    elif variant == "halving":
+    else:
         value = 2 + 3 * r * (1 + math.log2(n))
         shape = "2 + 3r(1 + log₂ n)"
-    else:
-        raise ValueError(f"variant must be 'elimination' or 'halving', got {variant!r}")
     return Bound(
         value,
         f"mistakes ≤ {shape} with n = {n}, r = {r} ({variant})",

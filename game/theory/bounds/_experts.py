@@ -19,6 +19,7 @@ import math
 
 import numpy as np
 
+from game.errors import check_integer, check_positive, check_real
 from game.theory.bounds._base import Bound
 
 __all__ = [
@@ -62,15 +63,11 @@ CONSTANT_EXPERTS_SOURCE = (
 
 
 def _check_experts(experts: int) -> int:
-    if isinstance(experts, bool) or not isinstance(experts, int | np.integer) or experts < 1:
-        raise ValueError(f"experts must be an integer ≥ 1, got {experts!r}")
-    return int(experts)
+    return check_integer("experts", experts, low=1)
 
 
 def _check_beta(beta: float) -> float:
-    if not 0.0 < beta < 1.0:
-        raise ValueError(f"beta must be in (0, 1), got {beta!r}")
-    return float(beta)
+    return check_real("beta", beta, low=0, high=1, closed_low=False, closed_high=False)
 
 
 def halving(experts: int) -> Bound:
@@ -112,8 +109,7 @@ def halving_lower_bound(n: int) -> Bound:
     >>> b.value, b.kind, b.holds(10), b.holds(9)
     (10.0, 'lower', True, False)
     """
-    if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 0:
-        raise ValueError(f"n must be a non-negative integer, got {n!r}")
+    n = check_integer("n", n, low=0)
     return Bound(
         float(n),
         f"mistakes ≥ log₂ N = {int(n)} for every deterministic learner, N = 2^{int(n)}",
@@ -133,8 +129,7 @@ def constant_experts_lower_bound(rounds: int) -> Bound:
     >>> constant_experts_lower_bound(20).value
     20.0
     """
-    if isinstance(rounds, bool) or not isinstance(rounds, int | np.integer) or rounds < 0:
-        raise ValueError(f"rounds must be a non-negative integer, got {rounds!r}")
+    rounds = check_integer("rounds", rounds, low=0)
     return Bound(
         float(rounds),
         f"mistakes ≥ T = {int(rounds)} for every deterministic learner; "
@@ -219,8 +214,7 @@ def exponential_weights(experts: int, best_loss: float, eta: float) -> Bound:
     1.0965
     """
     n = _check_experts(experts)
-    if not 0.0 < eta < math.inf:
-        raise ValueError(f"eta must be > 0, got {eta!r}")
+    eta = check_positive("eta", eta)
     value = (eta * best_loss + math.log(n)) / -math.expm1(-eta)
     return Bound(
         value,

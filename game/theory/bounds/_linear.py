@@ -24,6 +24,7 @@ import math
 
 import numpy as np
 
+from game.errors import check_positive, check_real
 from game.theory.bounds._base import Bound
 
 __all__ = [
@@ -168,9 +169,8 @@ def balcan_nonseparable(margins, gamma: float | None = None) -> Bound:
     m = np.sort(np.asarray(margins, dtype=np.float64).ravel())
     prefix = np.concatenate(([0.0], np.cumsum(m)))
     if gamma is not None:
-        if not gamma > 0:
-            raise ValueError(f"gamma must be > 0, got {gamma!r}")
-        candidates = np.array([float(gamma)])
+        gamma = check_positive("gamma", gamma)
+        candidates = np.array([gamma])
     else:
         ends = m[(m > _TINY) & (m <= 1.0)]
         stationary = 1.0 / prefix[1:][prefix[1:] >= 1.0]
@@ -260,9 +260,7 @@ def perceptron_hinge(update_margins, radius: float, *, margins=None, scale=None)
         values = _hinge_value(_hinge_sums(ma, prefix_a, candidates), candidates, radius)
         c = float(candidates[int(np.argmin(values))])
     else:
-        if not scale >= 0:
-            raise ValueError(f"scale must be ≥ 0, got {scale!r}")
-        c = float(scale)
+        c = check_real("scale", scale, low=0)
     f = float(_hinge_sums(mu, prefix_u, np.array([c]))[0])
     value = float(_hinge_value(f, c, radius))
     return Bound(
@@ -291,8 +289,7 @@ def margin_perceptron(gamma: float) -> Bound:
     >>> margin_perceptron(0.5).value
     48.0
     """
-    if not gamma > 0:
-        raise ValueError(f"gamma must be > 0, got {gamma!r}")
+    gamma = check_positive("gamma", gamma)
     return Bound(
         12.0 / gamma**2,
         f"updates ≤ 12/γ² with γ = {gamma:.6g}",
@@ -369,8 +366,7 @@ def ogd_regret(
     >>> b.value
     2.5
     """
-    if not eta > 0:
-        raise ValueError(f"eta must be > 0, got {eta!r}")
+    eta = check_positive("eta", eta)
     m = np.sort(np.asarray(update_margins, dtype=np.float64).ravel())
     prefix = np.concatenate(([0.0], np.cumsum(m)))
 
@@ -385,9 +381,7 @@ def ogd_regret(
         values = rhs(candidates)
         c = float(candidates[int(np.argmin(values))])
     else:
-        if not scale >= 0:
-            raise ValueError(f"scale must be ≥ 0, got {scale!r}")
-        c = float(scale)
+        c = check_real("scale", scale, low=0)
     loss = float(_hinge_sums(m, prefix, np.array([c]))[0])
     value = loss + c**2 / (2.0 * eta) + 0.5 * eta * gradient_norms2
     return Bound(

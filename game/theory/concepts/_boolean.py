@@ -56,6 +56,7 @@ from typing import Any, ClassVar
 import attrs
 import numpy as np
 
+from game.errors import ParameterError, check_choice, check_integer
 from game.theory._certificates import Certificate
 
 __all__ = [
@@ -148,8 +149,7 @@ class Literal:
 
     @variable.validator
     def _check(self, attribute, value) -> None:
-        if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 0:
-            raise ValueError(f"a literal's variable must be an index ≥ 0, got {value!r}")
+        check_integer("variable", value, low=0)
 
     def __str__(self) -> str:
         return f"{_NOT if self.negated else ''}x{self.variable + 1}"
@@ -177,18 +177,19 @@ def parse_literal(text: str | Literal) -> Literal:
     >>> parse_literal("x0")
     Traceback (most recent call last):
     ...
-    ValueError: variables are numbered from 1: 'x0'
+    game.errors.ParameterError: text must be a literal such as 'x1' or '¬x2', got 'x0' (...)
     """
     if isinstance(text, Literal):
         return text
+    expected = "a literal such as 'x1' or '¬x2'"
     if not isinstance(text, str):
-        raise ValueError(f"expected a literal such as 'x1' or '¬x2', got {text!r}")
+        raise ParameterError("text", text, expected)
     match = _LITERAL.match(text)
     if match is None:
-        raise ValueError(f"expected a literal such as 'x1' or '¬x2', got {text!r}")
+        raise ParameterError("text", text, expected)
     index = int(match.group(2))
     if index < 1:
-        raise ValueError(f"variables are numbered from 1: {text!r}")
+        raise ParameterError("text", text, expected, "variables are numbered from 1")
     return Literal(index - 1, negated=match.group(1) is not None)
 
 
@@ -200,14 +201,13 @@ def _literals(values) -> tuple[Literal, ...]:
 
 
 def _variables(instance, attribute, value) -> None:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
-        raise ValueError(f"{attribute.name} must be an integer ≥ 1, got {value!r}")
+    check_integer(attribute.alias, value, low=1)
 
 
-def _check_range(literals, variables: int) -> None:
+def _check_range(literals, variables: int, parameter: str) -> None:
     for lit in literals:
         if lit.variable >= variables:
-            raise ValueError(f"literal {lit} is outside the {variables} variables")
+            raise ParameterError(parameter, str(lit), f"within the {variables} variables")
 
 
 def _indices(literals, negated: bool) -> np.ndarray:
@@ -316,10 +316,9 @@ class BooleanConcept(Certificate):
 
 
 def _bounded_size(size: int, variables: int, what: str) -> None:
-    if isinstance(size, bool) or not isinstance(size, int | np.integer) or size < 0:
-        raise ValueError(f"{what} must be an integer ≥ 0, got {size!r}")
+    check_integer(what, size, low=0)
     if size > variables:
-        raise ValueError(f"{what} must be at most the {variables} variables, got {size!r}")
+        raise ParameterError(what, size, f"at most the {variables} variables")
 
 
 def _draw_literals(variables, size, rng, monotone) -> list[Literal]:
@@ -337,7 +336,7 @@ class _Clause(BooleanConcept):
     _neg: np.ndarray = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
-        _check_range(self.literals, self.variables)
+        _check_range(self.literals, self.variables, "literals")
         object.__setattr__(self, "_pos", _indices(self.literals, False))
         object.__setattr__(self, "_neg", _indices(self.literals, True))
 
@@ -436,7 +435,7 @@ class MonotoneConjunction(Conjunction):
     >>> MonotoneConjunction(5, ["¬x1"])
     Traceback (most recent call last):
     ...
-    ValueError: a monotone conjunction has no negated literal, got ¬x1
+    game.errors.ParameterError: literals must be positive (a monotone conjunction), got '¬x1'
     """
 
     kind: ClassVar[str] = "monotone-conjunction"
@@ -445,7 +444,7 @@ class MonotoneConjunction(Conjunction):
         super().__attrs_post_init__()
         for lit in self.literals:
             if lit.negated:
-                raise ValueError(f"a monotone conjunction has no negated literal, got {lit}")
+                raise ParameterError("literals", str(lit), "positive (a monotone conjunction)")
 
     @classmethod
     def random(cls, variables: int, size: int, rng: np.random.Generator, *, monotone=True):
@@ -518,12 +517,14 @@ class Disjunction(_Clause):
 # -- decision lists ------------------------------------------------------------
 
 
-def _label(value) -> int:
+def _label(value, parameter: str = "label") -> int:
     if isinstance(value, str):
         value = {"+": 1, "-": -1, "−": -1, "+1": 1, "-1": -1}.get(value.strip(), value)
-    if isinstance(value, bool) or value not in (1, -1):
-        raise ValueError(f"a label must be +1 or -1, got {value!r}")
-    return int(value)
+    return check_choice(parameter, value, (1, -1))
+
+
+def _default(value) -> int:
+    return _label(value, "default")
 
 
 def _rules(values) -> tuple[tuple[Literal, int], ...]:
@@ -534,7 +535,7 @@ def _rules(values) -> tuple[tuple[Literal, int], ...]:
                 raise TypeError
             literal, label = rule
         except (TypeError, ValueError):
-            raise ValueError(f"a rule is a pair (literal, label), got {rule!r}") from None
+            raise ParameterError("rules", rule, "pairs (literal, label)") from None
         out.append((parse_literal(literal), _label(label)))
     return tuple(out)
 
@@ -571,10 +572,10 @@ class DecisionList(BooleanConcept):
 
     kind: ClassVar[str] = "decision-list"
     rules: tuple[tuple[Literal, int], ...] = attrs.field(converter=_rules)
-    default: int = attrs.field(converter=_label)
+    default: int = attrs.field(converter=_default)
 
     def __attrs_post_init__(self) -> None:
-        _check_range([lit for lit, _ in self.rules], self.variables)
+        _check_range([lit for lit, _ in self.rules], self.variables, "rules")
 
     @property
     def length(self) -> int:
@@ -719,7 +720,7 @@ def parse_concept(text: str, variables: int | None = None) -> BooleanConcept:
     1
     """
     if not isinstance(text, str):
-        raise ValueError(f"expected the readable form of a concept, got {text!r}")
+        raise ParameterError("text", text, "the readable form of a concept (a string)")
     body = text.strip()
     if _IF.match(body) or _ALWAYS.match(body):
         rules, default = _parse_list(body, text)
@@ -753,9 +754,9 @@ def _parse_list(body: str, text: str):
         if match is None:
             tail = _ELSE.match(rest)
             if tail is None:
-                raise ValueError(f"a decision list ends in 'else +' or 'else −': {text!r}")
+                raise ParameterError("text", text, "a decision list ending in 'else +' or 'else −'")
             return rules, _label(tail.group(1))
-    raise ValueError(f"cannot read the decision list {text!r}")
+    raise ParameterError("text", text, "a decision list such as 'if x1 then + else −'")
 
 
 def random_concept(
@@ -778,4 +779,4 @@ def random_concept(
         return Disjunction.random(variables, size, rng)
     if kind == "decision-list":
         return DecisionList.random(variables, size, rng)
-    raise ValueError(f"kind must be one of {', '.join(map(repr, CONCEPT_KINDS))}, got {kind!r}")
+    raise ParameterError("kind", kind, "one of " + ", ".join(map(repr, CONCEPT_KINDS)))

@@ -55,6 +55,7 @@ array([[ 1,  1,  1],
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
@@ -62,6 +63,7 @@ from typing import Any, ClassVar
 import attrs
 import numpy as np
 
+from game.errors import ParameterError, check_integer
 from game.theory._certificates import Certificate
 
 __all__ = [
@@ -89,18 +91,23 @@ MAX_BITS = 12
 MAX_HYPOTHESES = 1 << 18
 
 
-def _as_matrix(matrix: Any) -> np.ndarray:
+#: What a finite class's matrix must be, as an error says it.
+_MATRIX = "a 2-D matrix of +1 or -1 entries (or bools), hypotheses × points"
+
+
+def _as_matrix(matrix: Any, parameter: str = "matrix") -> np.ndarray:
     """A read-only int8 ±1 matrix from a ±1 (or bool) 2-D array-like."""
-    array = np.asarray(matrix)
+    try:
+        array = np.asarray(matrix)
+    except (TypeError, ValueError):  # ragged rows
+        raise ParameterError(parameter, matrix, _MATRIX) from None
     if array.ndim != 2:
-        raise ValueError(
-            f"a finite class is a 2-D ±1 matrix (hypotheses × points), got shape {array.shape}"
-        )
+        raise ParameterError(parameter, matrix, _MATRIX)
     if array.dtype == np.bool_:
         out = np.where(array, 1, -1).astype(np.int8)
     else:
         if array.dtype.kind not in "iuf" or not np.all((array == 1) | (array == -1)):
-            raise ValueError("a finite class's entries must all be +1 or -1 (or bools)")
+            raise ParameterError(parameter, matrix, _MATRIX)
         out = array.astype(np.int8)
     return out
 
@@ -123,7 +130,7 @@ def _names(given: Sequence[Any] | None, count: int, prefix: str, what: str) -> t
         return tuple(f"{prefix}{i}" for i in range(count))
     names = tuple(str(n) for n in given)
     if len(names) != count:
-        raise ValueError(f"expected {count} {what} names, got {len(names)}")
+        raise ParameterError(f"{what}_names", given, f"one name per {what} ({count})")
     return names
 
 
@@ -340,10 +347,11 @@ class FiniteClass:
         elif path.suffix == ".csv":
             matrix = np.loadtxt(path, delimiter=",", ndmin=2)
         else:
-            raise ValueError(
-                f"{path}: a finite class is read from .npy or .csv, not {path.suffix!r}"
-            )
-        return cls(matrix, name=path.name if name is None else name)
+            raise ParameterError("path", str(path), "a .npy or .csv file")
+        try:
+            return cls(matrix, name=path.name if name is None else name)
+        except ParameterError as exc:
+            raise exc.renamed("path") from None
 
     def save(self, path: str | Path) -> Path:
         """Write the matrix to a ``.npy`` or ``.csv`` file (names are not saved)."""
@@ -353,9 +361,7 @@ class FiniteClass:
         elif path.suffix == ".csv":
             np.savetxt(path, self.matrix, fmt="%d", delimiter=",")
         else:
-            raise ValueError(
-                f"{path}: a finite class is written to .npy or .csv, not {path.suffix!r}"
-            )
+            raise ParameterError("path", str(path), "a .npy or .csv file")
         return path
 
     # -- from concepts -------------------------------------------------------------
@@ -401,22 +407,42 @@ class FiniteClass:
         return cls(matrix, names, _point_names(n), name=name)
 
 
-def as_finite_class(value: Any) -> FiniteClass:
-    """A player's ``concept_class`` converter: a FiniteClass, or made into one.
+def as_finite_class(value: Any, parameter: str = "concept_class") -> FiniteClass:
+    """The one coercion to a finite class: a FiniteClass as it is, else made into one.
 
-    Accepts a :class:`FiniteClass` as it is, and an object with ``.matrix`` or
-    a ±1 matrix (hypotheses × points) as a new class.
+    Accepts a :class:`FiniteClass` as it is (so players handed one class share
+    its dimension engine), and an object with ``.matrix`` or a ±1 matrix
+    (hypotheses × points) as a new class (equal rows merged). Players'
+    ``concept_class`` fields and the Littlestone functions all go through it.
+
+    Parameters
+    ----------
+    value : FiniteClass, object with ``.matrix``, or array_like
+        The class.
+    parameter : str, default "concept_class"
+        The name a refusal gives the value.
+
+    Raises
+    ------
+    ParameterError
+        Naming ``parameter``, when the value is None or not a ±1 matrix.
 
     Examples
     --------
     >>> as_finite_class([[1, -1], [-1, 1]])
     FiniteClass(2 hypotheses × 2 points)
+    >>> as_finite_class([[1, 0]], "cls")
+    Traceback (most recent call last):
+    ...
+    game.errors.ParameterError: cls must be a 2-D matrix of +1 or -1 entries (or bools), ...
     """
     if isinstance(value, FiniteClass):
         return value
     if value is None:
-        raise TypeError("concept_class is required: a finite class, or its ±1 matrix")
-    return FiniteClass(value)
+        raise ParameterError(parameter, value, "a finite class, or its ±1 matrix")
+    if hasattr(value, "matrix") and not isinstance(value, np.ndarray):
+        value = value.matrix
+    return FiniteClass(_as_matrix(value, parameter))
 
 
 def point_index(x: Any, n_points: int) -> int:
@@ -546,15 +572,6 @@ class FiniteClassCertificate(Certificate):
 # -- builders ------------------------------------------------------------------------
 
 
-def _count(value: Any, what: str, low: int, high: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer):
-        raise TypeError(f"{what} must be an integer, got {value!r}")
-    if value < low or (high is not None and value > high):
-        span = f"≥ {low}" if high is None else f"between {low} and {high}"
-        raise ValueError(f"{what} must be an integer {span}, got {value!r}")
-    return int(value)
-
-
 def bit_vectors(n: int) -> np.ndarray:
     """The 2ⁿ points of {0, 1}ⁿ as a bool matrix: row i is i in binary, x1 first.
 
@@ -563,7 +580,7 @@ def bit_vectors(n: int) -> np.ndarray:
     >>> bit_vectors(2).astype(int).tolist()
     [[0, 0], [0, 1], [1, 0], [1, 1]]
     """
-    n = _count(n, "n", 0, MAX_BITS)
+    n = check_integer("n", n, low=0, high=MAX_BITS)
     i = np.arange(1 << n)
     return ((i[:, None] >> np.arange(n - 1, -1, -1)) & 1).astype(bool)
 
@@ -582,7 +599,7 @@ def thresholds(n: int) -> FiniteClass:
     >>> thresholds(2).hypothesis_names
     ('x ≥ 0', 'x ≥ 1', 'x ≥ 2')
     """
-    n = _count(n, "n", 0, 8192)
+    n = check_integer("n", n, low=0, high=8192)
     x = np.arange(n)
     theta = np.arange(n + 1)
     matrix = np.where(x[None, :] >= theta[:, None], 1, -1).astype(np.int8)
@@ -599,7 +616,7 @@ def intervals(n: int) -> FiniteClass:
     >>> intervals(3).hypothesis_names
     ('∅', '[0, 0]', '[0, 1]', '[0, 2]', '[1, 1]', '[1, 2]', '[2, 2]')
     """
-    n = _count(n, "n", 0, 512)
+    n = check_integer("n", n, low=0, high=512)
     a, b = np.triu_indices(n)
     x = np.arange(n)
     inside = (x[None, :] >= a[:, None]) & (x[None, :] <= b[:, None])
@@ -614,7 +631,7 @@ def singletons(n: int) -> FiniteClass:
     Its Littlestone dimension is 1 for n ≥ 2 (Shalev-Shwartz & Ben-David §21.1.1,
     Example 21.3): one mistake reveals i.
     """
-    n = _count(n, "n", 1, 8192)
+    n = check_integer("n", n, low=1, high=8192)
     matrix = np.where(np.eye(n, dtype=bool), 1, -1).astype(np.int8)
     return FiniteClass(matrix, [f"x = {i}" for i in range(n)], name=f"singletons({n})")
 
@@ -624,7 +641,7 @@ def all_functions(m: int) -> FiniteClass:
 
     Its Littlestone dimension is m.
     """
-    m = _count(m, "m", 0, 20)
+    m = check_integer("m", m, low=0, high=20)
     i = np.arange(1 << m)
     matrix = np.where((i[:, None] >> np.arange(m)) & 1, 1, -1).astype(np.int8)
     names = [_row_string(r) if m else "()" for r in matrix]
@@ -636,7 +653,7 @@ def parities(n: int) -> FiniteClass:
 
     2ⁿ hypotheses (S = ∅ is the constant −1); Littlestone dimension n.
     """
-    n = _count(n, "n", 0, MAX_BITS)
+    n = check_integer("n", n, low=0, high=MAX_BITS)
     X = bit_vectors(n).astype(np.int64)
     S = bit_vectors(n).astype(np.int64)
     odd = (S @ X.T) % 2 == 1
@@ -653,7 +670,7 @@ def conjunctions(n: int) -> FiniteClass:
     empty one being ``True``), plus the contradictory conjunctions, all equal to
     ``False`` (the elimination algorithm's starting hypothesis): 3ⁿ + 1.
     """
-    n = _count(n, "n", 0, 10)
+    n = check_integer("n", n, low=0, high=10)
     X = bit_vectors(n)
     matrix = np.ones((1, 1 << n), dtype=bool)
     names = [""]
@@ -678,7 +695,7 @@ def monotone_conjunctions(n: int) -> FiniteClass:
     Littlestone dimension n: seed 003's adversary forces n mistakes, and 2ⁿ
     hypotheses allow no more than log₂ 2ⁿ = n.
     """
-    n = _count(n, "n", 0, MAX_BITS)
+    n = check_integer("n", n, low=0, high=MAX_BITS)
     X = bit_vectors(n)
     matrix = np.ones((1, 1 << n), dtype=bool)
     names = [""]
@@ -703,8 +720,8 @@ def decision_lists(n: int, length: int) -> FiniteClass:
     >>> decision_lists(1, 1).hypothesis_names
     ('+', '−', 'if x1 then − else +', 'if ¬x1 then − else +')
     """
-    n = _count(n, "n", 0, 6)
-    length = _count(length, "length", 0, 64)
+    n = check_integer("n", n, low=0, high=6)
+    length = check_integer("length", length, low=0, high=64)
     X = bit_vectors(n)
     literals = []
     for j in range(n):
@@ -732,7 +749,12 @@ def decision_lists(n: int, length: int) -> FiniteClass:
                     names.append(_prepend(lit, sign, tail_name))
                     grown.append(len(rows) - 1)
                     if len(rows) > MAX_HYPOTHESES:
-                        raise ValueError(f"decision_lists({n}, {length}) has too many hypotheses")
+                        raise ParameterError(
+                            "length",
+                            length,
+                            f"smaller: decision_lists({n}, length) makes more than "
+                            f"{MAX_HYPOTHESES:,} hypotheses",
+                        )
         frontier = grown
     return FiniteClass(
         np.array(rows), names, _point_names(n), name=f"decision_lists({n}, {length})"
@@ -759,7 +781,15 @@ BUILDERS: dict[str, Callable[..., FiniteClass]] = {
 
 
 def build_class(builder: str, *args: Any, **kwargs: Any) -> FiniteClass:
-    """Call the builder named ``builder`` (a key of :data:`BUILDERS`).
+    """The one path from a builder's name and arguments to a class (a key of :data:`BUILDERS`).
+
+    Scenario files' ``[concept_class]`` tables and the command line build through it.
+
+    Raises
+    ------
+    ParameterError
+        Naming ``builder`` when there is no such builder, else the argument
+        refused: unknown, missing (its value None) or out of range.
 
     Examples
     --------
@@ -768,11 +798,26 @@ def build_class(builder: str, *args: Any, **kwargs: Any) -> FiniteClass:
     >>> build_class("interval", 4)
     Traceback (most recent call last):
     ...
-    ValueError: unknown class builder 'interval'; expected one of thresholds, intervals, ...
+    game.errors.ParameterError: builder must be one of 'thresholds', 'intervals', ...
+    >>> build_class("intervals", m=4)
+    Traceback (most recent call last):
+    ...
+    game.errors.ParameterError: m must be an argument of builder 'intervals' (n), got 4
     """
-    fn = BUILDERS.get(builder)
+    fn = BUILDERS.get(builder) if isinstance(builder, str) else None
     if fn is None:
-        raise ValueError(
-            f"unknown class builder {builder!r}; expected one of {', '.join(BUILDERS)}"
+        raise ParameterError("builder", builder, "one of " + ", ".join(map(repr, BUILDERS)))
+    names = list(inspect.signature(fn).parameters)
+    takes = f"builder {builder!r} ({', '.join(names)})"
+    for key, value in kwargs.items():
+        if key not in names:
+            raise ParameterError(key, value, f"an argument of {takes}")
+    if len(args) > len(names):
+        raise ParameterError("args", args, f"at most {len(names)} argument(s) of {takes}")
+    given = set(names[: len(args)]) | set(kwargs)
+    missing = [name for name in names if name not in given]
+    if missing:
+        raise ParameterError(
+            missing[0], None, "given", f"builder {builder!r} needs {', '.join(missing)}"
         )
     return fn(*args, **kwargs)

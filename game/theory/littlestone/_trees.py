@@ -41,7 +41,8 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
-from game.theory.concepts._finite import FiniteClass
+from game.errors import ParameterError, check_integer
+from game.theory.concepts._finite import FiniteClass, as_finite_class
 
 __all__ = [
     "MAX_HALFSPACE_DEPTH",
@@ -63,9 +64,7 @@ MAX_HALFSPACE_DEPTH = 20
 
 
 def _finite(cls: Any) -> FiniteClass:
-    if isinstance(cls, FiniteClass):
-        return cls
-    return FiniteClass(cls.matrix if hasattr(cls, "matrix") else cls)
+    return as_finite_class(cls, "cls")
 
 
 def ldim(cls: Any) -> int:
@@ -288,15 +287,9 @@ def halfspace_tree(depth: int, dimension: int = 2) -> nx.DiGraph:
     >>> t.nodes[7]["witness"].tolist(), is_shattered(t)
     ([-1.0, 0.875], True)
     """
-    if isinstance(depth, bool) or not isinstance(depth, int | np.integer):
-        raise TypeError(f"depth must be an integer, got {depth!r}")
-    if not 0 <= depth <= MAX_HALFSPACE_DEPTH:
-        raise ValueError(
-            f"depth must be an integer between 0 and {MAX_HALFSPACE_DEPTH}, got {depth}"
-        )
-    if isinstance(dimension, bool) or not isinstance(dimension, int | np.integer) or dimension < 2:
-        raise ValueError(f"dimension must be an integer ≥ 2, got {dimension!r}")
-    tree = nx.DiGraph(depth=int(depth), kind="halfspace", dimension=int(dimension))
+    depth = check_integer("depth", depth, low=0, high=MAX_HALFSPACE_DEPTH)
+    dimension = check_integer("dimension", dimension, low=2)
+    tree = nx.DiGraph(depth=depth, kind="halfspace", dimension=dimension)
     for level in range(1, depth + 2):
         first = 1 << (level - 1)
         for j in range(first):
@@ -488,7 +481,7 @@ def write_tree(tree: nx.DiGraph, path: str | Path) -> Path:
     elif path.suffix in (".dot", ".gv"):
         path.write_text(_dot(tree), encoding="utf-8")
     else:
-        raise ValueError(f"{path}: trees are written as .graphml or .dot, not {path.suffix!r}")
+        raise ParameterError("path", str(path), "a .graphml or .dot file")
     return path
 
 
@@ -517,7 +510,7 @@ def read_tree(path: str | Path) -> nx.DiGraph:
     """Read a tree written by :func:`write_tree` as GraphML (node ids back to ints)."""
     path = Path(path)
     if path.suffix != ".graphml":
-        raise ValueError(f"{path}: trees are read from .graphml, not {path.suffix!r}")
+        raise ParameterError("path", str(path), "a .graphml file")
     raw = nx.read_graphml(path, node_type=int)
     tree = nx.DiGraph(**{k: _decode(v) for k, v in raw.graph.items()})
     for node, data in raw.nodes(data=True):

@@ -116,9 +116,9 @@ def test_a_csv_path_table(tmp_path):
 @pytest.mark.parametrize(
     ("table", "key", "expected"),
     [
-        ('builder = "interval"\nn = 3\n', "concept_class.builder", "unknown class builder"),
-        ('builder = "intervals"\nm = 3\n', "concept_class.m", "unknown argument"),
-        ('builder = "intervals"\n', "concept_class", "needs n"),
+        ('builder = "interval"\nn = 3\n', "concept_class.builder", "builder must be one of"),
+        ('builder = "intervals"\nm = 3\n', "concept_class.m", "an argument of builder"),
+        ('builder = "intervals"\n', "concept_class.n", "needs n"),
         ('builder = "intervals"\nn = -3\n', "concept_class.n", "n must be"),
         ('builder = "intervals"\nn = "3"\n', "concept_class.n", "n must be an integer"),
         ("n = 3\n", "concept_class", "either builder"),

@@ -48,7 +48,7 @@ def test_grid_values_are_read_as_toml():
         (["--grid", "adversary.margin"], "expected KEY=VALUE"),
         (["--seeds", "9:x"], "not a seed or a range"),
         (["--out", "r.txt"], ".csv or .parquet"),
-        (["--workers", "0"], "workers must be a positive integer"),
+        (["--workers", "0"], "workers must be an integer ≥ 1"),
     ],
 )
 def test_bad_input_is_one_line_and_status_2(args, message, capsys):

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 from adversaries import Replay, SeparableStream
-from game import GameError, ScenarioError, UnknownPlayerError, load_scenario
+from game import GameError, ParameterError, ScenarioError, UnknownPlayerError, load_scenario
 from game.players import _registry as reg
 from game.players import positive, rng_field
 from learners import Perceptron
@@ -132,14 +132,16 @@ def test_register_then_lookup_and_name_of(clean_registry):
      "os:system", "a.b", 5, None],
 )  # fmt: skip
 def test_register_refuses_bad_names(clean_registry, name):
-    with pytest.raises(GameError, match="lower-case words joined by hyphens"):
+    with pytest.raises(ParameterError, match="lower-case words joined by hyphens") as info:
         reg.register(name, Constant)
+    assert info.value.parameter == "name"
     assert name not in reg._registered
 
 
 def test_register_refuses_non_classes_and_classes_without_a_role(clean_registry):
-    with pytest.raises(GameError, match="expects a class"):
+    with pytest.raises(ParameterError, match="expects one") as info:
         reg.register("test-instance", Constant())
+    assert info.value.parameter == "cls"
     with pytest.raises(GameError, match="neither a learner"):
         reg.register("test-neither", Neither)
     assert "test-neither" not in reg.names()
@@ -206,7 +208,10 @@ def test_parameters_of_the_perceptron():
     assert params["normalize"]["default"] is False
     assert params["dimension"]["default"] is None
     assert all(p["doc"] for p in params.values())
-    assert set(params["update"]) == {"name", "type", "default", "required", "doc"}
+    assert set(params["update"]) == {
+        "name", "type", "default", "required", "doc", "supplied", "data",
+    }  # fmt: skip
+    assert not any(p["supplied"] or p["data"] for p in params.values())
 
 
 def test_parameters_of_a_stream_mark_required_and_factory_defaults():
@@ -217,8 +222,93 @@ def test_parameters_of_a_stream_mark_required_and_factory_defaults():
     assert not any(name.startswith("_") for name in params)
 
 
-def test_parameters_of_a_plain_class_is_empty():
+def test_parameters_say_what_the_scenario_supplies():
+    supplied = {
+        name: {p["name"]: p["supplied"] for p in reg.parameters(reg.lookup(name)) if p["supplied"]}
+        for name in reg.BUILTIN
+    }
+    assert supplied["separable-stream"] == {"rng": "rng"}
+    assert supplied["exponential-weights"] == {"loss": "loss"}
+    assert supplied["halving"] == {"concept_class": "concept_class"}
+    assert supplied["soa"] == {"concept_class": "concept_class"}
+    assert supplied["optimal-adversary"] == {"concept_class": "concept_class"}
+    assert supplied["tree-adversary"] == {"concept_class": "concept_class"}
+    assert supplied["perceptron"] == {}
+
+
+def test_parameters_of_a_plain_class_without_a_constructor_is_empty():
     assert reg.parameters(Neither) == []
+
+
+class PlainCoin:
+    """Predicts +1 with probability ``bias``: a plain class with a declared generator."""
+
+    plays = frozenset({"vector"})
+    scenario_supplies: ClassVar[dict[str, str]] = {"generator": "rng", "graded": "loss"}
+
+    def __init__(self, generator=None, bias: float = 0.5, *, graded="zero-one", **extra):
+        self.generator, self.bias, self.graded = generator, bias, graded
+
+    def predict(self, x) -> float:
+        return 1.0 if self.generator.random() < self.bias else -1.0
+
+    def update(self, x, y) -> bool:
+        return False
+
+
+def test_parameters_of_a_plain_class_come_from_its_signature():
+    params = {p["name"]: p for p in reg.parameters(PlainCoin)}
+    assert list(params) == ["generator", "bias", "graded"]  # **extra is no key
+    assert params["generator"]["supplied"] == "rng" and params["graded"]["supplied"] == "loss"
+    assert params["bias"] == {
+        "name": "bias", "type": "float", "default": 0.5, "required": False, "doc": "",
+        "supplied": None, "data": False,
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("declared", "message"),
+    [
+        ({"seed": "rng"}, "names 'seed', which is not a parameter of its constructor"),
+        ({"generator": "random"}, "must be a dict from constructor parameter to one of"),
+        (["generator"], "must be a dict from constructor parameter"),
+    ],
+)
+def test_register_refuses_a_plain_class_whose_declaration_does_not_fit(
+    clean_registry, declared, message
+):
+    class Declared(PlainCoin):
+        scenario_supplies = declared
+
+    with pytest.raises(GameError, match=message) as info:
+        reg.register("test-declared", Declared)
+    assert "\n" not in str(info.value)
+    assert "test-declared" not in reg.names()
+
+
+def test_register_refuses_an_attrs_class_that_declares_in_a_class_attribute(clean_registry):
+    @attrs.define
+    class Both(Constant):
+        scenario_supplies: ClassVar[dict] = {"sign": "loss"}
+
+    with pytest.raises(GameError, match="declare the fields a scenario supplies with rng_field"):
+        reg.register("test-both", Both)
+
+
+def test_register_refuses_a_constructor_it_cannot_read(clean_registry, monkeypatch):
+    class Opaque(PlainCoin):
+        pass
+
+    real = reg.inspect.signature
+
+    def unreadable(obj, *args, **kwargs):
+        if obj is Opaque:
+            raise ValueError("no signature")
+        return real(obj, *args, **kwargs)
+
+    monkeypatch.setattr(reg.inspect, "signature", unreadable)
+    with pytest.raises(GameError, match="give it an __init__ with named parameters"):
+        reg.register("test-opaque", Opaque)
 
 
 def test_learners_for(clean_registry):
@@ -230,7 +320,7 @@ def test_learners_for(clean_registry):
     assert "test-constant" in reg.learners_for("point")
     assert "test-constant" not in reg.learners_for("vector")
     assert not set(reg.learners_for("point")) & set(reg.names("adversary"))
-    with pytest.raises(GameError, match="unknown instance kind 'vectors'"):
+    with pytest.raises(ParameterError, match=r"kind must be one of .*, got .vectors."):
         reg.learners_for("vectors")
 
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import game
-from game import GameError, ScenarioError, SweepResult, load_scenario
+from game import GameError, ParameterError, ScenarioError, SweepResult, load_scenario
 from game.scenario import Scenario, scenario_from_dict
 from game.sweep import ROW_COLUMNS, parse_seeds, sweep
 
@@ -125,6 +125,8 @@ def test_a_bad_grid_is_a_scenario_error_before_any_game(tmp_path, grid, message)
         ("7", [7]),
         ("1:10:4,20", [1, 5, 9, 20]),
         (np.arange(2), [0, 1]),
+        (np.int64(2), [0, 1]),
+        ([np.int32(4), 5], [4, 5]),
         ([], []),
     ],
 )
@@ -135,11 +137,13 @@ def test_seeds(seeds, expected):
 @pytest.mark.parametrize(
     "seeds, message",
     [
-        (-1, "non-negative number"),
+        (-1, "seeds must be an integer ≥ 0, got -1"),
+        (True, "seeds must be an integer ≥ 0, got True"),
         ([1, 1], "seed 1 is given twice"),
         ("0:2,1", "seed 1 is given twice"),
-        ([0.5], "non-negative integer"),
-        ([True], "non-negative integer"),
+        ([0.5], "seed must be an integer ≥ 0, got 0.5"),
+        ([True], "seed must be an integer ≥ 0, got True"),
+        ([np.int64(-2)], "seed must be an integer ≥ 0, got -2"),
         ("a", "not a seed or a range"),
         ("1:2:3:4", "not a seed or a range"),
         (None, "expected a number of seeds"),
@@ -153,14 +157,17 @@ def test_bad_seeds(seeds, message):
 @pytest.mark.parametrize(
     "kwargs, message",
     [
-        ({"workers": 0}, "workers must be a positive integer"),
-        ({"chunk_size": 0}, "chunk_size must be a positive integer"),
+        ({"workers": 0}, "workers must be an integer ≥ 1"),
+        ({"workers": True}, "workers must be an integer ≥ 1"),
+        ({"chunk_size": 0}, "chunk_size must be an integer ≥ 1"),
+        ({"chunk_size": 2.0}, "chunk_size must be an integer ≥ 1"),
         ({"executor": object()}, "concurrent.futures.Executor"),
     ],
 )
 def test_bad_options(kwargs, message):
-    with pytest.raises(GameError, match=message):
+    with pytest.raises(ParameterError, match=message) as info:
         sweep(small(), seeds=2, **kwargs)
+    assert info.value.parameter == next(iter(kwargs))
 
 
 def test_no_seeds_no_games():

@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from game import play
+from game.errors import ParameterError
 from game.testing.strategies import boolean_concepts, conjunctions, decision_lists, disjunctions
 from game.theory import certificate_from_dict, first_disagreement
 from game.theory.concepts import (
@@ -66,7 +67,7 @@ def test_literals_are_numbered_from_one_in_readable_form():
         assert parse_literal(text) == Literal(2, negated=True)
     with pytest.raises(ValueError, match="numbered from 1"):
         parse_literal("x0")
-    with pytest.raises(ValueError, match="expected a literal"):
+    with pytest.raises(ValueError, match="text must be a literal such as"):
         parse_literal("y2")
 
 
@@ -81,7 +82,7 @@ def test_parse_reads_ascii_spellings():
     assert parse_concept("False", 3) == Disjunction(3, [])
     with pytest.raises(ValueError, match="else"):
         parse_concept("if x1 then + elif x2 then -")
-    with pytest.raises(ValueError, match="outside the 2 variables"):
+    with pytest.raises(ValueError, match="within the 2 variables"):
         parse_concept("x1 ∧ x3", 2)
 
 
@@ -129,17 +130,28 @@ def test_bits_refuses_non_bits_and_wrong_lengths():
     assert np.array_equal(bits(np.array([0.0, 1.0])), [False, True])
 
 
-def test_constructors_name_the_problem():
-    with pytest.raises(ValueError, match="variables must be an integer ≥ 1"):
-        Conjunction(0, [])
-    with pytest.raises(ValueError, match="outside the 3 variables"):
-        Disjunction(3, ["x4"])
-    with pytest.raises(ValueError, match="no negated literal"):
-        MonotoneConjunction(3, ["¬x2"])
-    with pytest.raises(ValueError, match="label must be"):
-        DecisionList(3, [("x1", 0)], 1)
-    with pytest.raises(ValueError, match="pair"):
-        DecisionList(3, ["x1"], 1)
+@pytest.mark.parametrize(
+    ("make", "parameter", "message"),
+    [
+        (lambda: Conjunction(0, []), "variables", "variables must be an integer ≥ 1"),
+        (lambda: Conjunction(np.int64(2), [True]), "text", "must be a literal"),
+        (lambda: Disjunction(3, ["x4"]), "literals", "within the 3 variables"),
+        (lambda: MonotoneConjunction(3, ["¬x2"]), "literals", "positive"),
+        (lambda: DecisionList(3, [("x1", 0)], 1), "label", "label must be one of 1, -1"),
+        (lambda: DecisionList(3, [("x1", 1)], True), "default", "default must be one of"),
+        (lambda: DecisionList(3, ["x1"], 1), "rules", "pair"),
+        (lambda: Literal(True), "variable", "variable must be an integer ≥ 0"),
+    ],
+)
+def test_constructors_name_the_problem(make, parameter, message):
+    with pytest.raises(ParameterError, match=message) as info:
+        make()
+    assert info.value.parameter == parameter
+
+
+def test_numpy_integers_are_integers():
+    assert Conjunction(np.int64(3), ["x1"]).variables == 3
+    assert Literal(np.int8(2)) == Literal(2)
 
 
 def test_conjunction_literals_are_a_set():

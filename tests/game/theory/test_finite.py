@@ -7,11 +7,13 @@ import math
 import numpy as np
 import pytest
 
+from game.errors import ParameterError
 from game.theory import certificate_from_dict, first_disagreement
 from game.theory.concepts import (
     BUILDERS,
     FiniteClass,
     FiniteClassCertificate,
+    _finite,
     all_functions,
     as_finite_class,
     bit_vectors,
@@ -63,9 +65,9 @@ def test_non_pm1_matrices_are_refused(bad):
 
 
 def test_name_counts_must_match():
-    with pytest.raises(ValueError, match="expected 2 hypothesis names"):
+    with pytest.raises(ValueError, match=r"hypothesis_names must be one name per hypothesis \(2\)"):
         FiniteClass([[1], [-1]], hypothesis_names=["only one"])
-    with pytest.raises(ValueError, match="expected 1 point names"):
+    with pytest.raises(ValueError, match=r"point_names must be one name per point \(1\)"):
         FiniteClass([[1], [-1]], point_names=["p", "q"])
 
 
@@ -303,9 +305,43 @@ def test_builders_validate_their_arguments(builder, args, message):
         build_class(builder, *args)
 
 
+@pytest.mark.parametrize(
+    ("call", "parameter", "message"),
+    [
+        (lambda: intervals(10**6), "n", "n must be an integer between 0 and 512, got 1000000"),
+        (lambda: thresholds(np.bool_(True)), "n", "n must be an integer between 0 and 8192"),
+        (lambda: FiniteClass([[1, 0]]), "matrix", "matrix must be a 2-D matrix of +1 or -1"),
+        (lambda: FiniteClass([1, -1]), "matrix", "matrix must be a 2-D matrix"),
+        (lambda: as_finite_class([[1, 0]]), "concept_class", "concept_class must be a 2-D"),
+        (lambda: as_finite_class(None, "H"), "H", "H must be a finite class, or its ±1 matrix"),
+        (lambda: build_class("spheres"), "builder", "builder must be one of 'thresholds'"),
+        (lambda: build_class(3), "builder", "builder must be one of"),
+        (lambda: build_class("intervals", m=3), "m", "m must be an argument of builder"),
+        (lambda: build_class("decision_lists", 2), "length", "length must be given, got None"),
+        (lambda: build_class("intervals", 3, 4), "args", "args must be at most 1 argument"),
+    ],
+)
+def test_refusals_name_the_parameter(call, parameter, message):
+    with pytest.raises(ParameterError) as info:
+        call()
+    assert info.value.parameter == parameter
+    assert str(info.value).startswith(message), str(info.value)
+
+
+def test_decision_lists_past_the_hypothesis_limit_name_the_length(monkeypatch):
+    monkeypatch.setattr(_finite, "MAX_HYPOTHESES", 10)
+    with pytest.raises(ParameterError, match=r"decision_lists\(2, length\) makes more than 10"):
+        decision_lists(2, 2)
+
+
+def test_builders_take_numpy_integers_and_keyword_arguments():
+    assert build_class("decision_lists", n=np.int64(2), length=np.uint8(1)) == decision_lists(2, 1)
+    assert thresholds(np.int32(3)).name == "thresholds(3)"
+
+
 def test_build_class_knows_every_builder():
     assert set(BUILDERS) >= {"thresholds", "intervals", "decision_lists", "parities"}
-    with pytest.raises(ValueError, match="unknown class builder"):
+    with pytest.raises(ValueError, match="builder must be one of"):
         build_class("spheres", 3)
 
 

@@ -9,6 +9,7 @@ import networkx as nx
 import numpy as np
 import pytest
 
+from game.errors import ParameterError
 from game.theory._ldim_engine import LdimEngine, popcount_rows
 from game.theory.concepts import (
     FiniteClass,
@@ -250,10 +251,35 @@ def test_halfspace_tree_matches_the_book():
     assert not is_shattered(broken)
 
 
-@pytest.mark.parametrize(("depth", "dimension"), [(-1, 2), (21, 2), (2, 1), (True, 2)])
-def test_halfspace_tree_validates(depth, dimension):
-    with pytest.raises((TypeError, ValueError)):
+@pytest.mark.parametrize(
+    ("depth", "dimension", "parameter"),
+    [(-1, 2, "depth"), (21, 2, "depth"), (True, 2, "depth"), (2.0, 2, "depth"),
+     (2, 1, "dimension"), (2, np.bool_(True), "dimension")],
+)  # fmt: skip
+def test_halfspace_tree_validates(depth, dimension, parameter):
+    with pytest.raises(ParameterError) as info:
         halfspace_tree(depth, dimension)
+    assert info.value.parameter == parameter
+    assert halfspace_tree(np.int8(2), np.int64(3)).graph == {
+        "depth": 2, "kind": "halfspace", "dimension": 3,
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize("function", [ldim, vcdim, littlestone_tree, ldim_plain])
+@pytest.mark.parametrize("bad", [[[1, 0]], [1, -1], None, [[1, -1], [1]], "thresholds"])
+def test_a_bad_class_is_refused_naming_cls(function, bad):
+    with pytest.raises(ParameterError, match=r"^cls must be ") as info:
+        function(bad)
+    assert info.value.parameter == "cls" and info.value.value is bad
+
+
+@pytest.mark.parametrize("name", ["t.txt", "t.json"])
+def test_tree_files_are_named_by_suffix(tmp_path, name):
+    with pytest.raises(ParameterError, match=r"^path must be a \.graphml") as info:
+        write_tree(littlestone_tree(thresholds(3)), tmp_path / name)
+    assert info.value.parameter == "path"
+    with pytest.raises(ParameterError, match=r"^path must be a \.graphml file"):
+        read_tree(tmp_path / name)
 
 
 def test_graphml_round_trip(tmp_path):
