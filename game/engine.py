@@ -296,7 +296,12 @@ class _Recorder:
             snap = row = None
             if self.snapshot is not None:
                 stage = 5
-                snap = self._snapshot_row(self.snapshot(), t)
+                snap = self.snapshot()
+                snaps = self.snaps
+                if snaps is None or snap.keys() != snaps.keys():
+                    snaps = self._snapshot_keys(snap, t)
+                for k, v in snap.items():
+                    snaps[k].append(v)
             if self.learner_extras is not None or self.adversary_extras is not None:
                 row = {}
                 if self.learner_extras is not None:
@@ -308,7 +313,10 @@ class _Recorder:
                     if row.keys() & theirs.keys():
                         raise extras_clash(self.adversary, t, row.keys() & theirs.keys())
                     row.update(theirs)
-                self._extras_row(row, t)
+                if t == 1 or row.keys() != self.extras.keys():
+                    self._extras_keys(row, t)
+                for k, v in row.items():
+                    self.extras[k].append(float(v))
             if self.writer is not None:
                 self.writer.round(t, x, p, y, u, snap, row)
         except GameError:
@@ -316,27 +324,23 @@ class _Recorder:
         except Exception as exc:
             raise self._raised(exc, t, stage) from exc
 
-    def _snapshot_row(self, snap: dict, t: int) -> dict:
-        if self.snaps is None:
-            self.snaps = {k: [] for k in snap}
-        elif snap.keys() != self.snaps.keys():
+    def _snapshot_keys(self, snap: dict, t: int) -> dict[str, list]:
+        """The first snapshot's keys name the columns; a later change of keys is an error."""
+        if self.snaps is not None:
             raise ProtocolError(
                 f"{_who('learner', self.learner)}, round {t}: snapshot keys {sorted(snap)} "
                 f"differ from round 1's {sorted(self.snaps)}"
             )
-        for k, v in snap.items():
-            self.snaps[k].append(v)
-        return snap
+        self.snaps = {k: [] for k in snap}
+        return self.snaps
 
-    def _extras_row(self, row: dict, t: int) -> None:
-        if t == 1:  # round 1 fixes the keys, even when it logs none
-            self.extras = {k: [] for k in row}
-        if row.keys() != self.extras.keys():
+    def _extras_keys(self, row: dict, t: int) -> None:
+        """Round 1's extras keys name the columns, even when it logs none; then they stay."""
+        if t != 1:
             raise ProtocolError(
                 f"round {t}: extras keys {sorted(row)} differ from round 1's {sorted(self.extras)}"
             )
-        for k, v in row.items():
-            self.extras[k].append(float(v))
+        self.extras = {k: [] for k in row}
 
     def _raised(self, exc: Exception, t: int, stage: int) -> ProtocolError:
         """The error for a player's call that raised ``exc`` at ``stage`` of round t."""
