@@ -1,9 +1,19 @@
 """The referee: :func:`play` runs the round protocol and logs every round.
 
-See :mod:`game.protocol` for the round. The loop is thin on purpose: it keeps
-four Python lists (instances, predictions, labels, updated) and turns them into
-columns when the game ends; checks that a player broke the protocol cost one
-comparison each on the common path.
+The loop in :func:`play` is the round of :mod:`game.protocol` and nothing else:
+instance, predict, label, update, record. What surrounds it lives in helpers:
+
+- the checks on the players' answers have a fast path inline (one comparison
+  each) and a slow path in :func:`_prediction`, :func:`_label` and
+  :func:`_updated`, called only when the fast one fails;
+- a :class:`_Recorder` owns the columns (four Python lists, turned into a
+  :class:`~game.transcript.Transcript` when the game ends), the optional
+  per-round record (snapshots, extras, the JSON Lines file) and the abort path;
+  a plain game (no snapshots, no extras, no file) has no per-round record at
+  all, so its round costs four list appends and one identity check over the
+  players' own calls;
+- :func:`settle` asks for the certificate and the bounds after the game;
+- the header is built by :func:`game_header`, the one place a header is built.
 
 Examples
 --------
@@ -22,22 +32,28 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
 import time
+from collections.abc import Callable, Iterable
 from typing import Any
 
+import attrs
 import numpy as np
 
 from game.errors import CertificateError, GameError, ProtocolError
 from game.players._registry import describe_player
-from game.protocol import History
+from game.protocol import Adversary, History, Learner
 from game.theory._certificates import Certificate, first_disagreement
 from game.theory._losses import get_loss
 from game.theory.bounds import Bound
 from game.transcript._transcript import Transcript, TranscriptWriter, versions
 
-__all__ = ["game_header", "play"]
+__all__ = ["extras_clash", "game_header", "play", "settle"]
 
 _ndarray = np.ndarray
+
+#: The calls of a round, by the number the loop keeps in ``stage``: who made
+#: the call that failed, and which method it was.
 _STAGES = {
     1: ("adversary", "instance"),
     2: ("learner", "predict"),
@@ -47,50 +63,6 @@ _STAGES = {
     6: ("learner", "extras"),
     7: ("adversary", "extras"),
 }
-
-
-def _who(role: str, player: Any) -> str:
-    return f"{role} {describe_player(player)['name']}"
-
-
-def _prediction(p: Any, learner: Any, t: int) -> float:
-    """Slow path of the prediction check: coerce a real number, else raise."""
-    if isinstance(p, numbers.Real) and not isinstance(p, bool | np.bool_):
-        q = float(p)
-        if -1.0 <= q <= 1.0:
-            return q
-    raise ProtocolError(
-        f"{_who('learner', learner)}, round {t}: predict returned {p!r}; "
-        "expected a float in [-1, 1]"
-    )
-
-
-def _label(y: Any, adversary: Any, t: int) -> int:
-    """Slow path of the label check: accept integral ±1, else raise."""
-    if isinstance(y, numbers.Integral) and not isinstance(y, bool | np.bool_) and y in (-1, 1):
-        return int(y)
-    raise ProtocolError(
-        f"{_who('adversary', adversary)}, round {t}: label returned {y!r}; expected -1 or 1"
-    )
-
-
-def _extras(values: Any, role: str, player: Any, t: int) -> dict:
-    if not isinstance(values, dict) or not all(
-        isinstance(v, numbers.Real) and not isinstance(v, bool) for v in values.values()
-    ):
-        raise ProtocolError(
-            f"{_who(role, player)}, round {t}: extras() returned {values!r}; "
-            "expected a dict of numbers"
-        )
-    return values
-
-
-def _extras_clash(adversary: Any, t: int, keys) -> ProtocolError:
-    """The error for extras keys that both players log on round t (one column per key)."""
-    return ProtocolError(
-        f"{_who('adversary', adversary)}, round {t}: extras() key(s) {sorted(keys)} are also "
-        "the learner's; expected keys of its own (one column per key)"
-    )
 
 
 def game_header(
@@ -143,15 +115,15 @@ def game_header(
 
 
 def play(
-    learner: Any,
-    adversary: Any,
+    learner: Learner,
+    adversary: Adversary,
     *,
     rounds: int,
     loss: str = "zero-one",
     snapshots: bool = False,
-    out: Any = None,
+    out: str | os.PathLike | None = None,
     meta: dict | None = None,
-    progress: Any = None,
+    progress: Callable[[int, int], Any] | None = None,
 ) -> Transcript:
     """Play one game and return its transcript.
 
@@ -198,31 +170,16 @@ def play(
     header = game_header(
         learner, adversary, rounds=rounds, loss=loss, snapshots=snapshots, meta=meta
     )
-
-    snap_fn = getattr(learner, "snapshot", None) if snapshots else None
-    if snapshots and snap_fn is None:
-        raise GameError(f"{_who('learner', learner)} has no snapshot(); play with snapshots=False")
-    learner_extras = getattr(learner, "extras", None)
-    adversary_extras = getattr(adversary, "extras", None)
-    initial = dict(snap_fn()) if snap_fn else None
-    writer = TranscriptWriter(out, header, initial) if out is not None else None
-
-    xs: list = []
-    ps: list[float] = []
-    ys: list[int] = []
-    us: list[bool] = []
-    snaps: dict[str, list] | None = None
-    extras: dict[str, list] = {}
+    record = _Recorder.open(learner, adversary, header, snapshots=snapshots, out=out)
+    xs, ps, ys, us = record.xs, record.ps, record.ys, record.us
     history = History(xs, ps, ys)
     instance, predict = adversary.instance, learner.predict
+    label, update = adversary.label, learner.update
     if progress is not None:
         instance = _reporting(instance, progress, int(rounds))
-    label, update = adversary.label, learner.update
-    plain = snap_fn is None and learner_extras is None and adversary_extras is None
-    start = time.perf_counter()
-    t = 0
-    stage = 1
-    sealed = None  # a read-only array whose views need no further check
+    record_more = record.per_round()  # None for a plain game: nothing more to record
+    t = stage = 0  # the round and its call (numbered as in _STAGES) that a failure names
+    sealed = None  # a read-only block whose rows need no further check
     try:
         for t in range(1, rounds + 1):
             stage = 1
@@ -230,10 +187,10 @@ def play(
             if x is None:
                 break
             if x.__class__ is _ndarray and (x.base is not sealed or sealed is None):
-                if x.flags.writeable:
-                    x = x.view()  # players get read-only views: a write raises
+                if x.flags.writeable:  # players get a read-only view: a write raises
+                    x = x.view()
                     x.flags.writeable = False
-                else:  # rows of one read-only block: check the next ones by their base
+                else:  # a row of a read-only block: its next rows pass the check above
                     base = x.base
                     if base is not None and not base.flags.writeable:
                         sealed = base
@@ -248,92 +205,294 @@ def play(
             stage = 4
             u = update(x, y)
             if u is not True and u is not False:
-                if not isinstance(u, np.bool_):
-                    raise ProtocolError(
-                        f"{_who('learner', learner)}, round {t}: update returned {u!r}; "
-                        "expected True or False"
-                    )
-                u = bool(u)
+                u = _updated(u, learner, t)
             xs.append(x)
             ps.append(p)
             ys.append(y)
             us.append(u)
-            if plain and writer is None:
-                continue
-            snap = row = None
-            if snap_fn is not None:
-                stage = 5
-                snap = snap_fn()
-                if snaps is None:
-                    snaps = {k: [] for k in snap}
-                elif snap.keys() != snaps.keys():
-                    raise ProtocolError(
-                        f"{_who('learner', learner)}, round {t}: snapshot keys {sorted(snap)} "
-                        f"differ from round 1's {sorted(snaps)}"
-                    )
-                for k, v in snap.items():
-                    snaps[k].append(v)
-            if learner_extras is not None or adversary_extras is not None:
-                row = {}
-                if learner_extras is not None:
-                    stage = 6
-                    row.update(_extras(learner_extras(), "learner", learner, t))
-                if adversary_extras is not None:
-                    stage = 7
-                    theirs = _extras(adversary_extras(), "adversary", adversary, t)
-                    if row.keys() & theirs.keys():
-                        raise _extras_clash(adversary, t, row.keys() & theirs.keys())
-                    row.update(theirs)
-                if t == 1:  # round 1 fixes the keys, even when it logs none
-                    extras = {k: [] for k in row}
-                if row.keys() != extras.keys():
-                    raise ProtocolError(
-                        f"round {t}: extras keys {sorted(row)} differ "
-                        f"from round 1's {sorted(extras)}"
-                    )
-                for k, v in row.items():
-                    extras[k].append(float(v))
-            if writer is not None:
-                writer.round(t, x, p, y, u, snap, row)
+            if record_more is not None:
+                record_more(t, x, p, y, u)
     except BaseException as exc:
-        # Round t failed before its line was written (a player, a hook or the
-        # record): the transcript keeps the t - 1 complete rounds.
-        played = t - 1
-        if len(ys) > played:
-            del xs[played:], ps[played:], ys[played:], us[played:]
-            for column in (*(snaps or {}).values(), *extras.values()):
-                del column[played:]
-        if isinstance(exc, GameError):
-            error: BaseException = exc
-        elif isinstance(exc, Exception):
-            role, method = _STAGES[stage]
-            player = learner if role == "learner" else adversary
-            error = ProtocolError(
-                f"{_who(role, player)}, round {t}: {method} raised {type(exc).__name__}: {exc}"
-            )
-        else:  # KeyboardInterrupt and friends: keep the file, then let it through
-            error = exc
-        if writer is not None:
-            partial = _transcript(header, xs, ps, ys, us, extras, snaps, initial)
-            partial.status, partial.reason = "aborted", str(error) or type(error).__name__
-            partial.wall_time = time.perf_counter() - start
-            writer.close(partial.footer())
+        error = record.abort(exc, t, stage)
         if error is exc:
             raise
         raise error from exc
-
-    transcript = _transcript(header, xs, ps, ys, us, extras, snaps, initial)
-    transcript.wall_time = time.perf_counter() - start
-    failure = _settle(transcript, learner, adversary)
-    if writer is not None:
-        if failure is not None:
-            transcript.status, transcript.reason = "aborted", str(failure)
-        writer.close(transcript.footer())
-    if failure is not None:
-        raise failure
+    transcript = record.finish()
     if progress is not None:
         _report(progress, len(transcript), int(rounds))
     return transcript
+
+
+# -- the record ------------------------------------------------------------------------------
+
+
+@attrs.define(eq=False)
+class _Recorder:
+    """What one game leaves behind: its columns, its file and, if it fails, its abort.
+
+    ``xs``, ``ps``, ``ys``, ``us`` are the four columns the loop appends to
+    (and :class:`~game.protocol.History` shows the adversary); ``snaps`` and
+    ``extras`` the optional ones, filled by :meth:`more`. Built by :meth:`open`.
+    """
+
+    learner: Any
+    adversary: Any
+    header: dict
+    snapshot: Callable[[], dict] | None  # the learner's, when snapshots are logged
+    learner_extras: Callable[[], dict] | None
+    adversary_extras: Callable[[], dict] | None
+    initial: dict | None  # the snapshot before round 1
+    writer: TranscriptWriter | None
+    xs: list = attrs.field(init=False, factory=list)
+    ps: list[float] = attrs.field(init=False, factory=list)
+    ys: list[int] = attrs.field(init=False, factory=list)
+    us: list[bool] = attrs.field(init=False, factory=list)
+    snaps: dict[str, list] | None = attrs.field(init=False, default=None)  # keys of round 1
+    extras: dict[str, list] = attrs.field(init=False, factory=dict)  # keys of round 1
+    start: float = attrs.field(init=False, factory=time.perf_counter)
+
+    @classmethod
+    def open(
+        cls,
+        learner: Any,
+        adversary: Any,
+        header: dict,
+        *,
+        snapshots: bool,
+        out: str | os.PathLike | None,
+    ) -> _Recorder:
+        """The recorder of a game about to start: initial snapshot taken, file opened."""
+        snapshot = getattr(learner, "snapshot", None) if snapshots else None
+        if snapshots and snapshot is None:
+            raise GameError(
+                f"{_who('learner', learner)} has no snapshot(); play with snapshots=False"
+            )
+        learner_extras = getattr(learner, "extras", None)
+        adversary_extras = getattr(adversary, "extras", None)
+        initial = dict(snapshot()) if snapshot else None
+        writer = TranscriptWriter(out, header, initial) if out is not None else None
+        return cls(
+            learner, adversary, header, snapshot, learner_extras, adversary_extras, initial, writer
+        )
+
+    def per_round(self) -> Callable[[int, Any, float, int, bool], None] | None:
+        """:meth:`more`, or None when a round leaves nothing beyond the four columns."""
+        plain = (
+            self.snapshot is None
+            and self.learner_extras is None
+            and self.adversary_extras is None
+            and self.writer is None
+        )
+        return None if plain else self.more
+
+    def more(self, t: int, x: Any, p: float, y: int, u: bool) -> None:
+        """Round t's snapshot, extras and file line, after its four columns.
+
+        A player's call that raises is a :class:`ProtocolError` naming it; a
+        file line that cannot be written is put on the round's last call.
+        """
+        stage = 4
+        try:
+            snap = row = None
+            if self.snapshot is not None:
+                stage = 5
+                snap = self.snapshot()
+                snaps = self.snaps
+                if snaps is None or snap.keys() != snaps.keys():
+                    snaps = self._snapshot_keys(snap, t)
+                for k, v in snap.items():
+                    snaps[k].append(v)
+            if self.learner_extras is not None or self.adversary_extras is not None:
+                row = {}
+                if self.learner_extras is not None:
+                    stage = 6
+                    row.update(_extras(self.learner_extras(), "learner", self.learner, t))
+                if self.adversary_extras is not None:
+                    stage = 7
+                    theirs = _extras(self.adversary_extras(), "adversary", self.adversary, t)
+                    if row.keys() & theirs.keys():
+                        raise extras_clash(self.adversary, t, row.keys() & theirs.keys())
+                    row.update(theirs)
+                if t == 1 or row.keys() != self.extras.keys():
+                    self._extras_keys(row, t)
+                for k, v in row.items():
+                    self.extras[k].append(float(v))
+            if self.writer is not None:
+                self.writer.round(t, x, p, y, u, snap, row)
+        except GameError:
+            raise
+        except Exception as exc:
+            raise self._raised(exc, t, stage) from exc
+
+    def _snapshot_keys(self, snap: dict, t: int) -> dict[str, list]:
+        """The first snapshot's keys name the columns; a later change of keys is an error."""
+        if self.snaps is not None:
+            raise ProtocolError(
+                f"{_who('learner', self.learner)}, round {t}: snapshot keys {sorted(snap)} "
+                f"differ from round 1's {sorted(self.snaps)}"
+            )
+        self.snaps = {k: [] for k in snap}
+        return self.snaps
+
+    def _extras_keys(self, row: dict, t: int) -> None:
+        """Round 1's extras keys name the columns, even when it logs none; then they stay."""
+        if t != 1:
+            raise ProtocolError(
+                f"round {t}: extras keys {sorted(row)} differ from round 1's {sorted(self.extras)}"
+            )
+        self.extras = {k: [] for k in row}
+
+    def _raised(self, exc: Exception, t: int, stage: int) -> ProtocolError:
+        """The error for a player's call that raised ``exc`` at ``stage`` of round t."""
+        role, method = _STAGES[stage]
+        player = self.learner if role == "learner" else self.adversary
+        return ProtocolError(
+            f"{_who(role, player)}, round {t}: {method} raised {type(exc).__name__}: {exc}"
+        )
+
+    def transcript(self) -> Transcript:
+        """The columns recorded so far, as a transcript (no certificate, no bound yet)."""
+        n = len(self.ys)
+        snaps = self.snaps
+        if snaps is None and self.initial is not None:
+            snaps = {}  # snapshots logged, no round played
+        transcript = Transcript(
+            header=self.header,
+            raw_instances=self.xs,
+            predictions=np.fromiter(self.ps, dtype=np.float64, count=n),
+            labels=np.fromiter(self.ys, dtype=np.int8, count=n),
+            updated=np.fromiter(self.us, dtype=bool, count=n),
+            extras={k: np.asarray(v, dtype=np.float64) for k, v in self.extras.items()},
+            snapshots=snaps,
+            initial_snapshot=self.initial,
+        )
+        transcript.wall_time = time.perf_counter() - self.start
+        return transcript
+
+    def abort(self, exc: BaseException, t: int, stage: int) -> BaseException:
+        """Round t failed at ``stage``: keep rounds 1 to t - 1, close the file, give the error.
+
+        The error to raise is ``exc`` itself when it is a :class:`GameError` or
+        not an :class:`Exception` (a KeyboardInterrupt goes through, the file
+        kept), else a :class:`ProtocolError` naming the player, the round and
+        the call. The file, if any, is closed with a footer marked aborted.
+        """
+        played = t - 1  # round t never completed: drop whatever of it was recorded
+        for column in (self.xs, self.ps, self.ys, self.us):
+            del column[played:]
+        for column in (*(self.snaps or {}).values(), *self.extras.values()):
+            del column[played:]
+        if isinstance(exc, GameError) or not isinstance(exc, Exception):
+            error: BaseException = exc
+        else:
+            error = self._raised(exc, t, stage)
+        if self.writer is not None:
+            partial = self.transcript()
+            partial.status, partial.reason = "aborted", str(error) or type(error).__name__
+            self.writer.close(partial.footer())
+        return error
+
+    def finish(self) -> Transcript:
+        """The game's transcript, settled (:func:`settle`) and its file closed.
+
+        Raises the error :func:`settle` returns, after the file's footer
+        (marked aborted) is written.
+        """
+        transcript = self.transcript()
+        failure = settle(transcript, self.learner, self.adversary)
+        if self.writer is not None:
+            if failure is not None:
+                transcript.status, transcript.reason = "aborted", str(failure)
+            self.writer.close(transcript.footer())
+        if failure is not None:
+            raise failure
+        return transcript
+
+
+# -- checks on the players' answers (slow paths) ------------------------------------------------
+
+
+def _who(role: str, player: Any) -> str:
+    return f"{role} {describe_player(player)['name']}"
+
+
+def _prediction(p: Any, learner: Any, t: int) -> float:
+    """Slow path of the prediction check: coerce a real number, else raise."""
+    if isinstance(p, numbers.Real) and not isinstance(p, bool | np.bool_):
+        q = float(p)
+        if -1.0 <= q <= 1.0:
+            return q
+    raise ProtocolError(
+        f"{_who('learner', learner)}, round {t}: predict returned {p!r}; "
+        "expected a float in [-1, 1]"
+    )
+
+
+def _label(y: Any, adversary: Any, t: int) -> int:
+    """Slow path of the label check: accept integral ±1, else raise."""
+    if isinstance(y, numbers.Integral) and not isinstance(y, bool | np.bool_) and y in (-1, 1):
+        return int(y)
+    raise ProtocolError(
+        f"{_who('adversary', adversary)}, round {t}: label returned {y!r}; expected -1 or 1"
+    )
+
+
+def _updated(u: Any, learner: Any, t: int) -> bool:
+    """Slow path of the update check: accept a numpy bool, else raise."""
+    if isinstance(u, np.bool_):
+        return bool(u)
+    raise ProtocolError(
+        f"{_who('learner', learner)}, round {t}: update returned {u!r}; expected True or False"
+    )
+
+
+def _extras(values: Any, role: str, player: Any, t: int) -> dict:
+    if not isinstance(values, dict) or not all(
+        isinstance(v, numbers.Real) and not isinstance(v, bool) for v in values.values()
+    ):
+        raise ProtocolError(
+            f"{_who(role, player)}, round {t}: extras() returned {values!r}; "
+            "expected a dict of numbers"
+        )
+    return values
+
+
+def extras_clash(adversary: Adversary, t: int, keys: Iterable[str]) -> ProtocolError:
+    """The error for extras keys that both players log on round t (one column per key).
+
+    Parameters
+    ----------
+    adversary : Adversary
+        The player named by the error: its keys come second.
+    t : int
+        The round.
+    keys : iterable of str
+        The keys both players logged.
+
+    Returns
+    -------
+    ProtocolError
+        To raise, or to return in a game's place.
+
+    Examples
+    --------
+    >>> from adversaries import Replay
+    >>> error = extras_clash(Replay(instances=[[1.0]], labels=[1]), 1, {"p"})
+    >>> str(error).split(";")[0]
+    "adversary replay, round 1: extras() key(s) ['p'] are also the learner's"
+    """
+    return ProtocolError(
+        f"{_who('adversary', adversary)}, round {t}: extras() key(s) {sorted(keys)} are also "
+        "the learner's; expected keys of its own (one column per key)"
+    )
+
+
+# -- progress ----------------------------------------------------------------------------------
+
+#: Rounds between two looks at the clock when a progress callback is given.
+_PROGRESS_STRIDE = 64
+#: Seconds between two calls of the progress callback.
+_PROGRESS_PERIOD = 0.1
 
 
 def _report(progress: Any, done: int, total: int) -> None:
@@ -343,12 +502,6 @@ def _report(progress: Any, done: int, total: int) -> None:
         raise GameError(
             f"the progress callback raised {type(exc).__name__} after {done} rounds: {exc}"
         ) from exc
-
-
-#: Rounds between two looks at the clock when a progress callback is given.
-_PROGRESS_STRIDE = 64
-#: Seconds between two calls of the progress callback.
-_PROGRESS_PERIOD = 0.1
 
 
 def _reporting(instance: Any, progress: Any, total: int) -> Any:
@@ -374,27 +527,39 @@ def _reporting(instance: Any, progress: Any, total: int) -> Any:
     return instance_with_progress
 
 
-def _transcript(header, xs, ps, ys, us, extras, snaps, initial) -> Transcript:
-    n = len(ys)
-    return Transcript(
-        header=header,
-        raw_instances=xs,
-        predictions=np.fromiter(ps, dtype=np.float64, count=n),
-        labels=np.fromiter(ys, dtype=np.int8, count=n),
-        updated=np.fromiter(us, dtype=bool, count=n),
-        extras={k: np.asarray(v, dtype=np.float64) for k, v in extras.items()},
-        snapshots=snaps if snaps is not None else ({} if initial is not None else None),
-        initial_snapshot=initial,
-    )
+# -- after the game ----------------------------------------------------------------------------
 
 
-def _settle(transcript: Transcript, learner: Any, adversary: Any) -> GameError | None:
-    """Certificate, verification and bounds; returns the error to raise, if any.
+def settle(transcript: Transcript, learner: Learner, adversary: Adversary) -> GameError | None:
+    """The certificate, its verification and the bounds, set on ``transcript``; the error, if any.
 
-    An exception inside ``certificate``, ``mistake_bound`` or ``lower_bound`` is
-    returned as a :class:`ProtocolError` naming the player, so the caller still
-    writes the footer; a certificate that cannot label the rounds played is a
-    :class:`CertificateError`.
+    The error is returned, not raised, so the caller can still write the footer:
+    an exception inside ``certificate``, ``mistake_bound`` or ``lower_bound`` as
+    a :class:`ProtocolError` naming the player, a certificate that disagrees with
+    the rounds played (or cannot label them) as a :class:`CertificateError`.
+
+    Parameters
+    ----------
+    transcript : Transcript
+        The rounds played, not yet settled.
+    learner, adversary : Learner, Adversary
+        The players, asked for ``mistake_bound``, ``certificate`` and ``lower_bound``.
+
+    Returns
+    -------
+    GameError or None
+
+    Examples
+    --------
+    >>> from game import play
+    >>> from learners import Perceptron
+    >>> from adversaries import Replay
+    >>> tr = play(Perceptron(), Replay(instances=[[1.0], [-1.0]], labels=[1, -1]), rounds=2)
+    >>> liar = Replay(instances=[[1.0], [-1.0]], labels=[1, -1], separator=[-1.0])
+    >>> print(settle(tr, Perceptron(), liar))
+    adversary replay: its certificate (...) disagrees with round 1, labelled +1
+    >>> tr.certificate_verified
+    False
     """
     role, method = "adversary", "certificate"
     try:
@@ -407,21 +572,9 @@ def _settle(transcript: Transcript, learner: Any, adversary: Any) -> GameError |
             )
         transcript.certificate = certificate
         if certificate is not None and certificate.realizable:
-            try:
-                bad = first_disagreement(certificate, transcript.instances, transcript.labels)
-            except Exception as exc:
-                transcript.certificate_verified = False
-                return CertificateError(
-                    f"{_who('adversary', adversary)}: its certificate ({certificate.describe()}) "
-                    f"cannot label the rounds played: {type(exc).__name__}: {exc}"
-                )
-            if bad is not None:
-                transcript.certificate_verified = False
-                return CertificateError(
-                    f"{_who('adversary', adversary)}: its certificate ({certificate.describe()}) "
-                    f"disagrees with round {bad + 1}, labelled {int(transcript.labels[bad]):+d}"
-                )
-            transcript.certificate_verified = True
+            failure = _verify(transcript, certificate, adversary)
+            if failure is not None:
+                return failure
         role, method = "learner", "mistake_bound"
         bound_fn = getattr(learner, "mistake_bound", None)
         if bound_fn is not None:
@@ -439,6 +592,28 @@ def _settle(transcript: Transcript, learner: Any, adversary: Any) -> GameError |
         )
     if transcript.bound is not None and math.isnan(transcript.bound.value):
         return ProtocolError(f"{_who('learner', learner)}: mistake_bound returned NaN")
+    return None
+
+
+def _verify(
+    transcript: Transcript, certificate: Certificate, adversary: Any
+) -> CertificateError | None:
+    """Check a realizable certificate against every round; set ``certificate_verified``."""
+    try:
+        bad = first_disagreement(certificate, transcript.instances, transcript.labels)
+    except Exception as exc:
+        transcript.certificate_verified = False
+        return CertificateError(
+            f"{_who('adversary', adversary)}: its certificate ({certificate.describe()}) "
+            f"cannot label the rounds played: {type(exc).__name__}: {exc}"
+        )
+    if bad is not None:
+        transcript.certificate_verified = False
+        return CertificateError(
+            f"{_who('adversary', adversary)}: its certificate ({certificate.describe()}) "
+            f"disagrees with round {bad + 1}, labelled {int(transcript.labels[bad]):+d}"
+        )
+    transcript.certificate_verified = True
     return None
 
 

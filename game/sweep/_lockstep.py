@@ -61,7 +61,9 @@ from typing import Any
 import attrs
 import numpy as np
 
-from game.engine import _extras_clash, _settle, game_header, play
+from game.engine import extras_clash as _extras_clash
+from game.engine import game_header, play
+from game.engine import settle as _settle
 from game.errors import GameError
 from game.theory._losses import get_loss
 from game.transcript._transcript import Transcript, versions

@@ -6,6 +6,7 @@ happened on which round; the Perceptron stands in for a real learner.
 
 import json
 import math
+import re
 from fractions import Fraction
 
 import attrs
@@ -22,6 +23,7 @@ from game import (
     Transcript,
     play,
 )
+from game.engine import _Recorder, extras_clash, game_header, settle
 from game.theory.bounds import Bound
 from learners import Perceptron
 
@@ -312,10 +314,11 @@ class Faulty:
     method: str
     at: int = 3
     t: int = 0
+    error: type = RuntimeError
 
     def _maybe(self, method):
         if method == self.method and self.t == self.at:
-            raise RuntimeError(f"broken {method}")
+            raise self.error(f"broken {method}")
 
     def instance(self, history):
         self.t = history.t
@@ -435,6 +438,118 @@ def test_an_interrupt_keeps_the_file_and_goes_through(tmp_path):
         play(Interrupted([1.0] * 5), script(5), rounds=5, out=out)
     tr = Transcript.load(out)
     assert len(tr) == 2 and tr.status == "aborted"
+
+
+@pytest.mark.parametrize(("role", "method"), CASES)
+def test_a_failing_call_drops_every_column_of_its_round(tmp_path, role, method):
+    # both players log extras and the learner its snapshot, so every column is
+    # filled up to the call that fails on round 3, and none may keep round 3
+    learner = Faulty(method if role == "learner" else "none")
+    adversary = Faulty(method if role == "adversary" else "none")
+    out = tmp_path / "game.jsonl"
+    with pytest.raises(ProtocolError, match=rf"^{role} .*Faulty, round 3: {method} raised"):
+        play(learner, adversary, rounds=8, snapshots=True, out=out)
+    tr = Transcript.load(out)  # the footer's digest covers the extras columns
+    assert len(tr) == 2 and tr.status == "aborted"
+    assert tr.snapshot("t").tolist() == [1.0, 2.0]
+    assert sorted(tr.extras) == sorted({f"{learner.method}_t", f"{adversary.method}_t"})
+    assert all(column.tolist() == [1.0, 2.0] for column in tr.extras.values())
+    lines = read_lines(out)
+    assert [line.get("t") for line in lines[1:-1]] == [1, 2]
+    assert lines[-1]["rounds"] == 2 and lines[-1]["digest"] == tr.digest
+
+
+def test_a_row_of_extras_that_fails_halfway_is_dropped_whole(tmp_path):
+    # round 3's "b" is a real number too large for a float: "a" of round 3 is
+    # already in its column when "b" fails, and must not stay there
+    @attrs.define(eq=False)
+    class Huge(Puppet):
+        def extras(self):
+            return {"a": float(self._i), "b": 10**400 if self._i == 3 else 0.0}
+
+    out = tmp_path / "game.jsonl"
+    with pytest.raises(ProtocolError, match=r"round 3: extras raised OverflowError"):
+        play(Huge([1.0] * 5), script(5), rounds=5, out=out)
+    tr = Transcript.load(out)  # the footer's digest is of the partial record's columns
+    assert len(tr) == 2 and tr.extras["a"].tolist() == [1.0, 2.0]
+
+
+@pytest.mark.parametrize(("role", "method"), CASES)
+def test_an_interrupt_at_any_call_leaves_a_readable_aborted_file(tmp_path, role, method):
+    pandas = pytest.importorskip("pandas")
+    learner = Faulty(method if role == "learner" else "none", error=KeyboardInterrupt)
+    adversary = Faulty(method if role == "adversary" else "none", error=KeyboardInterrupt)
+    out = tmp_path / "game.jsonl"
+    with pytest.raises(KeyboardInterrupt) as info:
+        play(learner, adversary, rounds=8, snapshots=True, out=out)
+    assert str(info.value) == f"broken {method}"  # the interrupt itself, not wrapped
+    assert info.value.__cause__ is None
+    tr = Transcript.load(out)
+    assert len(tr) == 2 and tr.status == "aborted" and tr.reason == f"broken {method}"
+    assert pandas.read_json(out, lines=True)["t"].dropna().tolist() == [1, 2]
+
+
+def test_an_interrupt_without_a_message_is_named_in_the_footer(tmp_path):
+    learner = Faulty("update", error=lambda message: KeyboardInterrupt())
+    out = tmp_path / "game.jsonl"
+    with pytest.raises(KeyboardInterrupt):
+        play(learner, script(5), rounds=5, out=out)
+    footer = read_lines(out)[-1]
+    assert footer["status"] == "aborted" and footer["reason"] == "KeyboardInterrupt"
+    assert footer["rounds"] == 2
+
+
+def test_a_game_error_from_a_player_goes_through_as_it_is(tmp_path):
+    own = GameError("the learner gave up")
+
+    @attrs.define(eq=False)
+    class GivesUp(Puppet):
+        def update(self, x, y):
+            if self._i == 1:
+                raise own
+            return super().update(x, y)
+
+    out = tmp_path / "game.jsonl"
+    with pytest.raises(GameError) as info:
+        play(GivesUp([1.0] * 3), script(3), rounds=3, out=out)
+    assert info.value is own and info.value.__cause__ is None
+    tr = Transcript.load(out)
+    assert len(tr) == 1 and tr.reason == "the learner gave up"
+
+
+def test_a_round_the_file_cannot_hold_stops_the_game_with_the_rounds_before_it(tmp_path):
+    # round 2's instance is no JSON value: its line cannot be written
+    adversary = Script([np.array([1.0, 0.0]), object(), np.array([0.0, 1.0])], [1, 1, 1])
+    out = tmp_path / "game.jsonl"
+    with pytest.raises(ProtocolError, match=r"round 2: .*TypeError: .*not JSON serializable"):
+        play(puppet(3), adversary, rounds=3, out=out)
+    tr = Transcript.load(out)
+    assert len(tr) == 1 and tr.status == "aborted"
+
+
+def test_only_a_plain_game_records_more_than_its_four_columns(tmp_path):
+    def per_round(learner, snapshots=False, out=None):
+        header = game_header(learner, script(1), rounds=1, loss="zero-one")
+        record = _Recorder.open(learner, script(1), header, snapshots=snapshots, out=out)
+        if record.writer is not None:
+            record.writer.close(record.transcript().footer())
+        return record.per_round()
+
+    @attrs.define(eq=False)
+    class Logging(Puppet):
+        def extras(self):
+            return {}
+
+    @attrs.define(eq=False)
+    class Snappy(Puppet):
+        def snapshot(self):
+            return {}
+
+    assert per_round(puppet(1)) is None
+    assert per_round(Snappy([1.0])) is None  # snapshots not asked for
+    assert per_round(Snappy([1.0]), snapshots=True) is not None
+    assert per_round(Logging([1.0])) is not None
+    assert per_round(puppet(1), out=tmp_path / "t.jsonl") is not None
 
 
 # -- certificates --------------------------------------------------------------
@@ -714,3 +829,50 @@ def test_extras_must_be_a_dict_of_numbers(bad):
         play(Odd([1.0]), script(1), rounds=1)
     msg = str(info.value)
     assert msg.startswith("learner ") and "round 1" in msg and repr(bad) in msg
+
+
+# -- settle and extras_clash, public for play_batch ----------------------------------------------
+
+
+def test_settle_sets_what_play_sets_and_returns_none_on_an_honest_game():
+    def stream():
+        return SeparableStream(4, 0.2, rng=np.random.default_rng(3))
+
+    played = play(Perceptron(), stream(), rounds=100)
+    learner, adversary = Perceptron(), stream()
+    again = play(learner, adversary, rounds=100)
+    again.certificate = again.certificate_verified = again.bound = None
+    assert settle(again, learner, adversary) is None
+    assert again.certificate == played.certificate and again.certificate_verified is True
+    assert again.bound == played.bound
+
+
+def test_settle_returns_the_error_instead_of_raising_it():
+    liar = Replay(instances=LIAR_X, labels=LIAR_Y, separator=[1.0, 1.0])
+    tr = play(Perceptron(), Replay(instances=LIAR_X, labels=LIAR_Y), rounds=10)
+    failure = settle(tr, Perceptron(), liar)
+    assert isinstance(failure, CertificateError) and "disagrees with round 4" in str(failure)
+    assert tr.certificate_verified is False
+
+    def boom():
+        raise ZeroDivisionError("after")
+
+    adversary = script(2)
+    adversary.lower_bound = boom
+    failure = settle(play(puppet(2), script(2), rounds=2), puppet(2), adversary)
+    assert isinstance(failure, ProtocolError)
+    assert str(failure).endswith("after the game: lower_bound raised ZeroDivisionError: after")
+
+
+def test_extras_clash_names_the_adversary_the_round_and_the_keys():
+    error = extras_clash(script(1), 4, {"b", "a"})
+    assert isinstance(error, ProtocolError)
+    assert re.match(r"^adversary .*Script, round 4: extras\(\) key\(s\) \['a', 'b'\]", str(error))
+
+
+def test_settle_and_extras_clash_are_public_in_the_engine_not_in_the_facade():
+    import game
+    import game.engine
+
+    assert {"settle", "extras_clash", "play", "game_header"} <= set(game.engine.__all__)
+    assert not {"settle", "extras_clash"} & set(game.__all__)
