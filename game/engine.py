@@ -40,7 +40,7 @@ from typing import Any
 import attrs
 import numpy as np
 
-from game.errors import CertificateError, GameError, ProtocolError
+from game.errors import CertificateError, GameError, ProtocolError, check_integer
 from game.players._registry import describe_player
 from game.protocol import Adversary, History, Learner
 from game.theory._certificates import Certificate, first_disagreement
@@ -164,8 +164,7 @@ def play(
         The adversary's realizable certificate contradicts a label; names the
         first such round. The transcript file is completed first.
     """
-    if isinstance(rounds, bool) or not isinstance(rounds, numbers.Integral) or rounds < 0:
-        raise GameError(f"rounds must be a non-negative integer, got {rounds!r}")
+    rounds = check_integer("rounds", rounds, low=0)
     get_loss(loss)
     header = game_header(
         learner, adversary, rounds=rounds, loss=loss, snapshots=snapshots, meta=meta
