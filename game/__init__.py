@@ -28,14 +28,13 @@ from game.errors import (
     TranscriptError,
     UnknownPlayerError,
 )
-from game.players._registry import register
+from game.players import register
 from game.protocol import Adversary, History, Learner
 from game.scenario import Scenario, load_scenario
-from game.sweep._lockstep import play_batch
-from game.sweep._sweep import SweepResult, sweep
-from game.theory._certificates import Certificate, HalfspaceCertificate
+from game.sweep import SweepResult, play_batch, sweep
+from game.theory import Certificate, HalfspaceCertificate
 from game.theory.bounds import Bound
-from game.transcript._transcript import Round, Transcript
+from game.transcript import Round, Transcript
 
 __all__ = [
     "Adversary",

@@ -41,12 +41,11 @@ import attrs
 import numpy as np
 
 from game.errors import CertificateError, GameError, ProtocolError, check_integer
-from game.players._registry import describe_player
+from game.players import describe_player
 from game.protocol import Adversary, History, Learner
-from game.theory._certificates import Certificate, first_disagreement
-from game.theory._losses import get_loss
+from game.theory import Certificate, first_disagreement, get_loss
 from game.theory.bounds import Bound
-from game.transcript._transcript import Transcript, TranscriptWriter, versions
+from game.transcript import Transcript, TranscriptWriter, versions
 
 __all__ = ["extras_clash", "game_header", "play", "settle"]
 

@@ -74,11 +74,10 @@ from game.errors import (
     UnknownPlayerError,
     check_integer,
 )
-from game.players._params import DATA_SUFFIXES
-from game.players._registry import lookup, parameters
+from game.players import DATA_SUFFIXES, lookup, parameters
 from game.theory import LOSSES
 from game.theory.concepts import FiniteClass, build_class
-from game.transcript._transcript import Transcript
+from game.transcript import Transcript
 
 __all__ = ["MAX_ROUNDS", "Scenario", "load_scenario", "scenario_from_dict"]
 

@@ -24,7 +24,7 @@ from rich.table import Table
 from rich.text import Text
 
 from game.errors import GameError
-from game.theory.concepts._finite import BUILDERS, FiniteClass
+from game.theory.concepts import BUILDERS, FiniteClass
 
 __all__ = ["add_parser", "load_class_argument", "run"]
 
@@ -89,7 +89,7 @@ def load_class_argument(name: str, args: list[str]) -> FiniteClass:
 
 def run(args: argparse.Namespace, console: Console) -> int:
     """Compute and print the dimension; write the tree when asked."""
-    from game.theory.littlestone._trees import littlestone_tree, vcdim, write_tree
+    from game.theory.littlestone import littlestone_tree, vcdim, write_tree
 
     cls = load_class_argument(args.cls, list(args.args))
     if args.tree is not None and args.tree.suffix not in (".graphml", ".dot", ".gv"):

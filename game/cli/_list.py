@@ -12,7 +12,7 @@ import argparse
 from rich.console import Console
 from rich.table import Table
 
-from game.players._registry import lookup, names, parameters, role_of
+from game.players import lookup, names, parameters, role_of
 
 __all__ = ["add_parser", "players_table", "run"]
 

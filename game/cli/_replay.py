@@ -19,7 +19,7 @@ from pathlib import Path
 from rich.console import Console
 
 from game.errors import CertificateError, GameError, ReplayMismatch
-from game.players._registry import lookup
+from game.players import lookup
 from game.scenario import load_scenario, scenario_from_dict
 from game.transcript import Transcript
 

@@ -24,7 +24,7 @@ from game.cli._output import rounds_bar
 from game.errors import ExpectationError
 from game.scenario import load_scenario
 from game.transcript import Transcript
-from game.viz._html import SummaryRow, format_value, summary_entries
+from game.viz import SummaryRow, format_value, summary_entries
 from game.viz.plots import KINDS
 
 __all__ = ["add_parser", "run", "summary_table"]

@@ -34,7 +34,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace, console: Console) -> int:
     """Run the checks and the fuzz pass, print the counts; 1 when anything failed."""
-    from game.testing._selfcheck import selfcheck
+    from game.testing import selfcheck
 
     report = selfcheck(args.scenarios, seconds=args.seconds, seed=args.seed)
     table = Table(title="selfcheck", show_header=False, title_justify="left")

@@ -33,8 +33,7 @@ from rich.table import Table
 from rich.text import Text
 
 from game.errors import GameError
-from game.sweep._result import SweepResult
-from game.sweep._sweep import sweep
+from game.sweep import SweepResult, sweep
 
 __all__ = ["add_parser", "parse_grid", "run", "sweep_table"]
 

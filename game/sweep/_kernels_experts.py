@@ -52,7 +52,7 @@ from typing import Any
 import numpy as np
 
 from game.sweep._lockstep import LockstepLearner, Source, rounds_of
-from game.theory._losses import get_loss
+from game.theory import get_loss
 
 
 class _LearnersExperts:

@@ -129,7 +129,7 @@ class SweepResult:
     # -- summary ---------------------------------------------------------------
     def _repr_html_(self) -> str:
         """The summary table first, then the rows, as HTML (for Jupyter)."""
-        from game.viz._html import sweep_html
+        from game.viz import sweep_html
 
         return sweep_html(self)
 

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from game.players._registry import learners_for, lookup, role_of
+from game.players import learners_for, lookup, role_of
 from game.protocol import INSTANCE_KINDS
 from game.testing._failure import fail, play_or_fail
 from game.testing._learner_checks import pickle_mid_game

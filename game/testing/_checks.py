@@ -29,7 +29,7 @@ import attrs
 import numpy as np
 
 from game.errors import GameError
-from game.players._registry import lookup, names, parameters, role_of
+from game.players import lookup, names, parameters, role_of
 from game.scenario import load_scenario
 from game.testing._adversary_checks import ADVERSARY_CHECKS
 from game.testing._failure import CheckFailure

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from game.engine import play
 from game.errors import CertificateError, ProtocolError
-from game.transcript._transcript import Transcript
+from game.transcript import Transcript
 
 __all__ = ["CheckFailure", "fail", "play_or_fail"]
 

@@ -357,7 +357,7 @@ def check_transcript_refused(
     damaged: bytes, how: str, rounds: int | None, folder: Path
 ) -> str | None:
     """Check :meth:`Transcript.load` on a damaged file; None when its answer is right."""
-    from game.transcript._transcript import Transcript
+    from game.transcript import Transcript
 
     path = Path(folder) / "damaged.jsonl"
     path.write_bytes(damaged)

@@ -26,7 +26,7 @@ import numpy as np
 
 from game.engine import play
 from game.errors import ProtocolError
-from game.players._registry import role_of
+from game.players import role_of
 from game.protocol import INSTANCE_KINDS, History
 from game.testing._failure import fail, play_or_fail
 from game.testing._reference import ROUNDS, drive, player_name, reference_adversary

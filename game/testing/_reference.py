@@ -24,8 +24,7 @@ import attrs
 import numpy as np
 
 from game.errors import GameError
-from game.players import rng_field
-from game.players._registry import name_of
+from game.players import name_of, rng_field
 from game.protocol import INSTANCE_KINDS, History
 
 __all__ = ["ROUNDS", "RandomLearner", "drive", "player_name", "reference_adversary"]

@@ -4,7 +4,7 @@ file (writer and reader) and the digest.
 
 from game.transcript._digest import canonical, digest_columns
 from game.transcript._format import FORMAT, VERSION
-from game.transcript._transcript import Round, Transcript, TranscriptWriter
+from game.transcript._transcript import Round, Transcript, TranscriptWriter, versions
 
 __all__ = [
     "FORMAT",
@@ -14,4 +14,5 @@ __all__ = [
     "TranscriptWriter",
     "canonical",
     "digest_columns",
+    "versions",
 ]

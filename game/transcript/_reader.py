@@ -32,7 +32,7 @@ import attrs
 import numpy as np
 
 from game.errors import GameError, TranscriptError
-from game.theory._certificates import certificate_from_dict
+from game.theory import certificate_from_dict
 from game.theory.bounds import Bound
 from game.transcript._format import FORMAT, VERSION
 

@@ -37,8 +37,14 @@ import attrs
 import numpy as np
 
 from game.errors import GameError, TranscriptError
-from game.theory._certificates import Certificate
-from game.theory._losses import get_loss
+from game.theory import (
+    Certificate,
+    best_expert,
+    block_novikoff_claims,
+    expert_losses,
+    get_loss,
+    regret,
+)
 from game.theory.bounds import Bound
 from game.transcript._digest import canonical, digest_columns
 from game.transcript._format import FORMAT, VERSION
@@ -209,20 +215,14 @@ class Transcript:
 
     def expert_losses(self, t: int | None = None, *, loss: str | None = None, matrix=None):
         """Expert game: every expert's cumulative loss after round t (see :mod:`game.theory`)."""
-        from game.theory._regret import expert_losses
-
         return expert_losses(self, t, loss=loss, matrix=matrix)
 
     def regret(self, *, loss: str | None = None, matrix=None) -> np.ndarray:
         """Expert game: regret against the best expert after each round (see :mod:`game.theory`)."""
-        from game.theory._regret import regret
-
         return regret(self, loss=loss, matrix=matrix)
 
     def best_expert(self, *, loss: str | None = None, matrix=None) -> np.ndarray:
         """Expert game: the best expert in hindsight after each round (see :mod:`game.theory`)."""
-        from game.theory._regret import best_expert
-
         return best_expert(self, loss=loss, matrix=matrix)
 
     def snapshot(self, key: str) -> np.ndarray:
@@ -250,8 +250,6 @@ class Transcript:
 
         Needs snapshots of w and a halfspace certificate (the transcript's by default).
         """
-        from game.theory._proofs import block_novikoff_claims
-
         return block_novikoff_claims(self, certificate, **options)
 
     # -- rounds ----------------------------------------------------------------
@@ -392,7 +390,7 @@ class Transcript:
 
     def _repr_html_(self) -> str:
         """Jupyter's view: the summary table, then the first and last rounds (:mod:`game.viz`)."""
-        from game.viz._html import transcript_html
+        from game.viz import transcript_html
 
         return transcript_html(self)
 

@@ -18,6 +18,12 @@ Examples
 True
 """
 
-from game.viz._html import sweep_html, transcript_html
+from game.viz._html import SummaryRow, format_value, summary_entries, sweep_html, transcript_html
 
-__all__ = ["sweep_html", "transcript_html"]
+__all__ = [
+    "SummaryRow",
+    "format_value",
+    "summary_entries",
+    "sweep_html",
+    "transcript_html",
+]

@@ -26,7 +26,7 @@ import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from game.theory.concepts._boolean import (
+from game.theory.concepts import (
     BooleanConcept,
     Conjunction,
     DecisionList,

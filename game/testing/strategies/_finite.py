@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import strategies as st
 
-from game.theory.concepts._finite import (
+from game.theory.concepts import (
     FiniteClass,
     all_functions,
     conjunctions,

@@ -38,7 +38,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from game.errors import ParameterError
-from game.theory._certificates import HalfspaceCertificate
+from game.theory import HalfspaceCertificate
 
 __all__ = [
     "LinearSequence",

@@ -42,7 +42,7 @@ import networkx as nx
 import numpy as np
 
 from game.errors import ParameterError, check_integer
-from game.theory.concepts._finite import FiniteClass, as_finite_class
+from game.theory.concepts import FiniteClass, as_finite_class
 
 __all__ = [
     "MAX_HALFSPACE_DEPTH",

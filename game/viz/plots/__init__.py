@@ -30,7 +30,7 @@ Examples
 """
 
 from game.viz.plots._by_kind import KINDS, figure_for, figures_for
-from game.viz.plots._figure import figure_bytes, new_figure, save_figure
+from game.viz.plots._figure import figure_bytes, new_figure, require_matplotlib, save_figure
 from game.viz.plots._kinds import walked_tree
 from game.viz.plots._mistakes import plot_mistakes
 from game.viz.plots._potential import plot_potential, potential_kind
@@ -50,6 +50,7 @@ __all__ = [
     "plot_regret",
     "plot_sweep",
     "potential_kind",
+    "require_matplotlib",
     "save_figure",
     "walked_tree",
 ]

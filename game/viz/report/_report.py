@@ -37,10 +37,9 @@ import attrs
 
 from game.errors import GameError
 from game.scenario import load_scenario
-from game.transcript._transcript import versions
+from game.transcript import versions
 from game.viz._html import STYLE, format_value, summary_rows, table
-from game.viz.plots import KINDS, figure_bytes, figure_for, figures_for
-from game.viz.plots._figure import require_matplotlib
+from game.viz.plots import KINDS, figure_bytes, figure_for, figures_for, require_matplotlib
 
 __all__ = ["FIGURES", "ScenarioEntry", "play_entry", "render_report", "write_report"]
 
