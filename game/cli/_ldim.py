@@ -24,7 +24,7 @@ from rich.table import Table
 from rich.text import Text
 
 from game.errors import GameError
-from game.theory.concepts import BUILDERS, FiniteClass
+from game.theory.concepts import BUILDERS, FiniteClass, build_class
 
 __all__ = ["add_parser", "load_class_argument", "run"]
 
@@ -59,8 +59,7 @@ def load_class_argument(name: str, args: list[str]) -> FiniteClass:
     game.errors.GameError: unknown class builder 'threshold'; expected a .npy or .csv file or ...
     """
     if name in BUILDERS:
-        fn = BUILDERS[name]
-        params = list(inspect.signature(fn).parameters)
+        params = list(inspect.signature(BUILDERS[name]).parameters)
         if len(args) != len(params):
             raise GameError(f"{name} takes {len(params)} argument(s): {', '.join(params)}")
         try:
@@ -68,8 +67,8 @@ def load_class_argument(name: str, args: list[str]) -> FiniteClass:
         except ValueError:
             raise GameError(f"{name}: arguments must be integers, got {' '.join(args)}") from None
         try:
-            return fn(*values)
-        except (TypeError, ValueError) as exc:
+            return build_class(name, *values)
+        except GameError as exc:
             raise GameError(f"{name}: {exc}") from None
     path = Path(name)
     if path.suffix in (".npy", ".csv"):

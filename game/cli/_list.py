@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from game.players import lookup, names, parameters, role_of
@@ -20,6 +21,14 @@ __all__ = ["add_parser", "players_table", "run"]
 def add_parser(subparsers) -> argparse.ArgumentParser:
     """Add the ``list`` command to an argparse subparsers object."""
     return subparsers.add_parser("list", help="every registered player with its parameters")
+
+
+#: How ``list`` shows a parameter the scenario fills, by what it supplies.
+_SUPPLIED = {
+    "rng": "from the seed",
+    "loss": "a scenario's loss",
+    "concept_class": "or the [concept_class] table",
+}
 
 
 def players_table() -> Table:
@@ -40,9 +49,12 @@ def players_table() -> Table:
         cls = lookup(name)
         params = []
         for p in parameters(cls):
-            if p["name"] == "rng":
-                continue
-            params.append(p["name"] if p["required"] else f"{p['name']}={p['default']!r}")
+            shown = p["name"]
+            if not p["required"] and p["supplied"] != "rng":
+                shown += f"={p['default']!r}"
+            if p["supplied"]:  # declared: a scenario fills it
+                shown += f" ({_SUPPLIED[p['supplied']]})"
+            params.append(escape(shown))
         doc = (cls.__doc__ or "").strip().splitlines()
         table.add_row(name, role_of(cls), ", ".join(params), doc[0] if doc else "")
     return table

@@ -32,7 +32,7 @@ import networkx as nx
 import numpy as np
 
 from game.errors import GameError
-from game.players import lookup
+from game.players import lookup, parameters
 from game.scenario import scenario_from_dict
 from game.theory import ExpertCertificate
 
@@ -139,8 +139,12 @@ def concept_matrix(transcript):
         else:
             cls = None
             for role in ("learner", "adversary"):
-                if "concept_class" in scenario.spec.get(role, {}):
-                    cls = scenario.player_spec(role)[1]["concept_class"]
+                player, kwargs = scenario.player_spec(role)
+                declared = [
+                    p["name"] for p in parameters(player) if p["supplied"] == "concept_class"
+                ]
+                if declared and declared[0] in kwargs:
+                    cls = kwargs[declared[0]]
                     break
     except GameError:
         return None
