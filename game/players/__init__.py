@@ -2,6 +2,7 @@
 data, scenario-supplied), the registry of names, and the lockstep protocol.
 """
 
+from game.players._lockstep import LockstepLearner, Source, kernel_for, rounds_of
 from game.players._params import (
     DATA_SUFFIXES,
     data_field,
@@ -30,11 +31,14 @@ __all__ = [
     "BUILTIN",
     "DATA_SUFFIXES",
     "ENTRY_POINT_GROUP",
+    "LockstepLearner",
+    "Source",
     "data_field",
     "describe_player",
     "generator",
     "integer_at_least",
     "is_data_field",
+    "kernel_for",
     "learners_for",
     "lookup",
     "name_of",
@@ -46,4 +50,5 @@ __all__ = [
     "register",
     "rng_field",
     "role_of",
+    "rounds_of",
 ]
