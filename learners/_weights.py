@@ -255,12 +255,12 @@ def rebuild_step(base, recent, w, eta, ones, losses=None) -> tuple:
     if losses is not None:
         np.add(base, losses, out=base)
     fold(base, recent)
-    shift = base.min(axis=-1, keepdims=True)
-    np.subtract(base, shift, out=w)
+    shift = base.min(axis=-1)  # a number for one game, one a row for K
+    np.subtract(base, shift if base.ndim == 1 else shift[:, None], out=w)
     np.multiply(w, -eta, out=w)
     np.exp(w, out=w)
     w[w < TINY] = 0.0
-    return shift[..., 0], weight_sum(w, ones)
+    return shift, weight_sum(w, ones)
 
 
 class Weights:
