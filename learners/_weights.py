@@ -202,8 +202,11 @@ def zero_one_step(w: np.ndarray, recent: np.ndarray, wrong: np.ndarray, lose) ->
     ([0.5, 1.0, 0.5], [1, 0, 1])
     """
     recent += wrong
-    w *= np.where(wrong, lose, 1.0)
-    return np.add.reduce(w, axis=-1)
+    if w.shape[-1] <= 64:  # a masked multiply: quicker on short rows, slower on long ones
+        np.multiply(w, lose, out=w, where=wrong)
+    else:
+        w *= np.where(wrong, lose, 1.0)
+    return np.add.reduce(w, -1)
 
 
 def due(since, patience, total):
@@ -427,7 +430,7 @@ class Weights:
     def dot(self, v: np.ndarray) -> float:
         """Σ_i w_i·v_i, in the scaled units of ``total`` (the pending update applied)."""
         if self._w.shape[0] <= SMALL:
-            return float(np.dot(self._w, v))
+            return float(np.dot(self._w, v))  # dot(w, v), the call saved on a hot path
         if self._pending is not None:
             product = self._blocks(v)
             if self.since == 0:  # the update triggered a rebuild: w changed again
@@ -455,7 +458,8 @@ class Weights:
 
         Returns False, changing nothing, when no expert loses.
         """
-        self._settle()
+        if self._pending is not None:
+            self._blocks(None)
         if self._w.shape[0] > SMALL:
             if int(labels.min() if y > 0 else labels.max()) == y:  # every label is y
                 return False
