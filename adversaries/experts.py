@@ -5,6 +5,10 @@ advice as int8 arrays, one byte per expert, graded advice as float arrays,
 each read-only. An expert *errs* on a round when the sign of its advice
 (sign(0) = +1) differs from the outcome.
 
+``ExpertStream`` and ``AdviceReplay`` hold their whole game from the start and
+declare it as their lockstep source (``lockstep``, the protocol of
+:mod:`game.players`), so that :func:`game.play_batch` plays K games at once.
+
 Examples
 --------
 >>> import numpy as np
@@ -24,7 +28,7 @@ import attrs
 import numpy as np
 
 from game.errors import ParameterError
-from game.players import data_field, integer_at_least, one_of, real_in, rng_field
+from game.players import Source, data_field, integer_at_least, one_of, real_in, rng_field
 from game.theory import ExpertCertificate
 from game.theory.bounds import Bound, constant_experts_lower_bound
 
@@ -37,6 +41,23 @@ MAX_ENTRIES = 1 << 28
 def _read_only(array: np.ndarray) -> np.ndarray:
     array.flags.writeable = False
     return array
+
+
+def _lockstep_plan(adversary: ExpertStream | AdviceReplay, rounds: int) -> tuple | None:
+    if adversary._t != 0:  # a game already under way
+        return None
+    advice = adversary.advice
+    if not advice.flags.c_contiguous:
+        return None
+    return min(int(rounds), advice.shape[0]), int(advice.shape[1]), advice.dtype
+
+
+def _lockstep_examples(adversary: ExpertStream | AdviceReplay, n: int) -> tuple:
+    return adversary.advice[:n], np.asarray(adversary.outcomes[:n], dtype=np.int64)
+
+
+#: The lockstep source of ``ExpertStream`` and ``AdviceReplay``: their advice and outcomes.
+_ADVICE = Source(plan=_lockstep_plan, examples=_lockstep_examples)
 
 
 @attrs.define(eq=False, on_setattr=attrs.setters.NO_OP)
@@ -85,6 +106,8 @@ class ExpertStream:
     """
 
     presents: ClassVar[str] = "advice"
+    #: Its games as drawn, K at once (:func:`game.play_batch`).
+    lockstep: ClassVar[Source] = _ADVICE
 
     experts: int = attrs.field(validator=integer_at_least(1), metadata={"doc": "N, the experts"})
     best_mistakes: int = attrs.field(
@@ -301,6 +324,8 @@ class AdviceReplay:
     """
 
     presents: ClassVar[str] = "advice"
+    #: Its games, K at once (:func:`game.play_batch`).
+    lockstep: ClassVar[Source] = _ADVICE
 
     advice: np.ndarray = data_field(
         "T × N advice in [-1, 1] (.npy, .csv or a list of rows)", converter=_advice_matrix

@@ -1,16 +1,32 @@
-"""A separable stream with noise: some labels flipped or points pushed into the margin."""
+"""A separable stream with noise: some labels flipped or points pushed into the margin.
+
+``NoisyStream`` declares its lockstep source (``NoisyStream.lockstep``): its
+games drawn ahead block by block, as ``instance`` draws them, with the
+``corrupted`` record.
+"""
 
 from __future__ import annotations
+
+from typing import ClassVar
 
 import attrs
 import numpy as np
 
 from adversaries.blocks import BLOCK
 from adversaries.streams import SeparableStream
-from game.players import one_of, real_in
+from game.players import Source, one_of, real_in
 from game.theory import HalfspaceCertificate
 
 __all__ = ["NoisyStream"]
+
+
+def _lockstep_examples(stream: NoisyStream, n: int) -> tuple:
+    """The n examples ``instance`` would present (drawn BLOCK at a time) and ``corrupted``."""
+    blocks = [stream.draw_noisy(BLOCK) for _ in range(-(-n // BLOCK))]
+    if not blocks:
+        return np.empty((0, stream.dimension)), np.empty(0, dtype=np.int64), {}
+    X, y, corrupted = (np.concatenate([b[i] for b in blocks])[:n] for i in range(3))
+    return X, y, {"corrupted": corrupted.astype(np.float64)}
 
 
 @attrs.define(eq=False, on_setattr=attrs.setters.NO_OP)
@@ -54,6 +70,11 @@ class NoisyStream(SeparableStream):
     >>> s.certificate().realizable
     False
     """
+
+    #: Its games drawn ahead with their noise, K at once (:func:`game.play_batch`).
+    lockstep: ClassVar[Source] = Source(
+        plan=SeparableStream.lockstep.plan, examples=_lockstep_examples
+    )
 
     rate: float = attrs.field(
         default=0.1,

@@ -1,20 +1,81 @@
-"""Replaying recorded instances and labels to any learner."""
+"""Replaying recorded instances and labels to any learner.
+
+``Replay`` declares its lockstep source (``Replay.lockstep``, the protocol of
+:mod:`game.players`): the rows still to play, when they are contiguous
+vectors of one numeric dtype, as :func:`game.play_batch` needs them; the
+Replays of one array or transcript share it.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import attrs
 import numpy as np
 
 from game.errors import ParameterError, check_instance
-from game.players import data_field
+from game.players import Source, data_field
 from game.theory import Certificate, HalfspaceCertificate
 from game.transcript import Transcript
 
 __all__ = ["Replay"]
 
 _EITHER = "give either transcript or instances and labels, not both"
+
+
+def _rows_to_play(replay: Replay, rounds: int) -> tuple[list, list]:
+    """The rows and labels the next ``rounds`` rounds present (fewer at the end)."""
+    i = replay._i
+    n = max(0, min(int(rounds), len(replay._rows) - i))
+    return replay._rows[i : i + n], replay._ys[i : i + n]
+
+
+#: Plans of recent Replays (the rows' checks cost a pass over them): the Replays
+#: of a sweep's games are built from one array or transcript.
+_plans: dict[int, tuple] = {}
+
+
+def _lockstep_plan(replay: Replay, rounds: int) -> tuple | None:
+    source = replay.transcript if replay.transcript is not None else replay.instances
+    key = (replay._i, int(rounds), len(replay._rows))
+    known = _plans.get(id(source))
+    if known is not None and known[0] is source and known[1] == key:
+        return known[2]
+    plan = _check_rows(replay, rounds)
+    if len(_plans) > 64:
+        _plans.clear()
+    _plans[id(source)] = (source, key, plan)
+    return plan
+
+
+def _check_rows(replay: Replay, rounds: int) -> tuple | None:
+    rows, _ = _rows_to_play(replay, rounds)
+    if not rows:
+        return 0, 1, np.dtype(np.float64)
+    first = rows[0]
+    if type(first) is not np.ndarray or first.ndim != 1 or first.dtype.kind not in "iuf":
+        return None
+    shape, dtype = first.shape, first.dtype
+    for row in rows:  # the learner sees each row as it is: contiguous vectors of one dtype
+        if (
+            type(row) is not np.ndarray
+            or row.dtype != dtype
+            or row.shape != shape
+            or not row.flags.c_contiguous
+        ):
+            return None
+    return len(rows), int(shape[0]), dtype
+
+
+def _lockstep_examples(replay: Replay, n: int) -> tuple[np.ndarray, np.ndarray]:
+    rows, ys = _rows_to_play(replay, n)
+    X = np.stack(rows) if rows else np.empty((0, 1))  # a copy: one array per game
+    return X, np.array(ys, dtype=np.int64)
+
+
+def _lockstep_key(replay: Replay, n: int) -> Any:
+    source = replay.transcript if replay.transcript is not None else replay.instances
+    return id(source), replay._i, n
 
 
 @attrs.define(eq=False, on_setattr=attrs.setters.NO_OP)
@@ -48,6 +109,11 @@ class Replay:
     >>> len(tr), tr.certificate_verified
     (3, True)
     """
+
+    #: Its rows, K games at once (:func:`game.play_batch`).
+    lockstep: ClassVar[Source] = Source(
+        plan=_lockstep_plan, examples=_lockstep_examples, key=_lockstep_key
+    )
 
     transcript: Transcript | None = data_field("a transcript (.jsonl) to replay", default=None)
     instances: Any = data_field("instances, one per row (.npy, .csv or a list)", default=None)

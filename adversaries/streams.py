@@ -1,4 +1,9 @@
-"""Oblivious random streams of labelled examples."""
+"""Oblivious random streams of labelled examples.
+
+``SeparableStream`` declares its lockstep source (``SeparableStream.lockstep``,
+the protocol of :mod:`game.players`): a fresh stream's game is
+``examples(n)``, drawn ahead for :func:`game.play_batch`.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +14,7 @@ import numpy as np
 
 from adversaries.blocks import BlockStream
 from game.errors import ParameterError
-from game.players import integer_at_least, positive, rng_field
+from game.players import Source, integer_at_least, positive, rng_field
 from game.theory import HalfspaceCertificate
 
 __all__ = ["SeparableStream"]
@@ -26,6 +31,17 @@ def _unit_direction(value):
     if u.ndim != 1 or not np.isfinite(norm) or norm == 0:
         raise ParameterError("direction", value, "a non-zero finite vector")
     return u / norm
+
+
+def _lockstep_plan(stream: SeparableStream, rounds: int) -> tuple | None:
+    # ``examples`` reproduces a game only from a stream that has presented nothing yet
+    if stream._rows != [] or stream._i != 0:
+        return None
+    return int(rounds), int(stream.dimension), np.dtype(np.float64)
+
+
+def _lockstep_examples(stream: SeparableStream, n: int) -> tuple[np.ndarray, np.ndarray]:
+    return stream.examples(n)
 
 
 @attrs.define(eq=False, on_setattr=attrs.setters.NO_OP)
@@ -62,6 +78,8 @@ class SeparableStream(BlockStream):
     """
 
     presents: ClassVar[str] = "vector"
+    #: Its games drawn ahead, K at once (:func:`game.play_batch`).
+    lockstep: ClassVar[Source] = Source(plan=_lockstep_plan, examples=_lockstep_examples)
 
     dimension: int = attrs.field(
         validator=integer_at_least(1, 2**20), metadata={"doc": "dimension d (at most 2^20)"}

@@ -37,6 +37,7 @@ import numpy as np
 
 from game.errors import ParameterError, check_integer, check_positive
 from game.players import (
+    LockstepLearner,
     concept_class_field,
     integer_at_least,
     loss_field,
@@ -52,7 +53,8 @@ from game.theory.bounds import (
     randomized_weighted_majority,
     weighted_majority,
 )
-from learners.weight_kernels import accepts, weights_pass
+from learners._experts_lockstep import EXPONENTIAL_WEIGHTS, HALVING, WEIGHTED_MAJORITY
+from learners._weights import Weights
 
 __all__ = [
     "ExponentialWeights",
@@ -111,245 +113,6 @@ def _signs(f: np.ndarray) -> np.ndarray:
 def _is_plus_minus_one(f: np.ndarray) -> bool:
     """Integer advice without zeros: every entry is ±1 (entries lie in [−1, 1])."""
     return f.dtype.kind in "iu" and np.count_nonzero(f) == f.shape[0]
-
-
-#: The int8 counts of recent unit losses are folded into the exact losses this often.
-_FOLD = 120
-
-#: A weighted vote within N·_ROUNDING of the total weight is summed exactly (``_Weights.vote``).
-_ROUNDING = 2.0**-52
-
-#: Length of the pieces a dot product is split into: below OpenBLAS's threshold
-#: for threads, so a dot never waits on threads of a busy machine.
-_DOT_PIECE = 8192
-
-
-def _dot(a: np.ndarray, b: np.ndarray) -> float:
-    """a·b for float64 vectors of one length, as single-threaded BLAS pieces."""
-    n = a.shape[0]
-    k = n // _DOT_PIECE
-    m = k * _DOT_PIECE
-    total = 0.0
-    if k:
-        pieces = np.matmul(a[:m].reshape(k, 1, _DOT_PIECE), b[:m].reshape(k, _DOT_PIECE, 1))
-        total = float(pieces.sum())
-    if m < n:
-        total += float(np.dot(a[m:], b[m:]))
-    return total
-
-
-class _Weights:
-    """Weights w_i = exp(−η·L_i) over N experts, kept without underflow or overflow.
-
-    The cumulative losses L_i are kept exactly: ``base`` (float) holds them as
-    of the last fold, ``recent`` (int8) counts the unit losses of the zero-one
-    updates since (folded into ``base`` every 120), so the log-weights −η·L_i
-    are exact. ``w`` holds exp(−η·(L_i − shift)), the weights scaled by the
-    constant e^(η·shift), and ``total`` their sum; the weighted average of the
-    advice, (w·f)/total, does not depend on the scale.
-
-    A zero-one update (every expert loses 0 or 1) multiplies the losers'
-    weights by e^(−η). Any other update, and a zero-one update after which the
-    weights may have decayed by e^(−200) since the last rebuild (or after 4096
-    of them), rebuilds ``w`` from the exact losses with shift = min_i L_i: the
-    best expert's weight is 1, nothing overflows, and the weights below 2⁻⁷⁰⁰
-    (under 2⁻⁶⁸⁰ of the total, invisible in a sum of doubles) are set to 0, so
-    none turns subnormal (slow) before the next rebuild restores it exactly.
-
-    For N above 1024 a zero-one update is applied lazily, in the same pass
-    over the weights as the next round's weighted sum, so that the weights
-    stream through memory once a round: every read of ``w``, ``total`` or the
-    losses applies it first. The pass is one compiled loop when numba is
-    installed (:mod:`learners.weight_kernels`), else numpy operations over
-    blocks of 2¹⁶ experts, their temporaries in cache; both give the same
-    weights bit for bit.
-    """
-
-    BLOCK = 1 << 16
-    #: Up to this many experts an update is a few whole-array operations.
-    SMALL = 1024
-    #: A rebuild is due once the weights may have decayed by e^(−DECAY).
-    DECAY = 200.0
-    #: Weights below this (the best is 1 after a rebuild) are set to 0 at a rebuild.
-    TINY = 2.0**-700
-
-    def __init__(self, n: int, eta: float):
-        self.eta = float(eta)
-        self.factor = math.exp(-self.eta)
-        # what the blocks compute, 1 + (e^(−η) − 1)·1, bit for bit
-        self.lose = (self.factor - 1.0) + 1.0
-        self.base = np.zeros(n)
-        self.recent = np.zeros(n, dtype=np.int8)
-        self._w = np.ones(n)
-        self._total = float(n)
-        self.shift = 0.0
-        self.since = 0
-        self.patience = max(1, min(4096, int(self.DECAY / self.eta)))
-        self._pending: tuple[np.ndarray, int] | None = None
-        size = min(n, self.BLOCK)
-        self._f = np.empty(size)
-        self._g = np.empty(size)
-        self._b = np.empty(size, dtype=bool)
-        self._ones = np.ones(size)
-        self._none = np.zeros(0, dtype=np.int8)
-
-    @property
-    def n(self) -> int:
-        return self._w.shape[0]
-
-    @property
-    def w(self) -> np.ndarray:
-        """The scaled weights exp(−η·(L_i − shift)) (the pending update applied)."""
-        self._settle()
-        return self._w
-
-    @property
-    def total(self) -> float:
-        """Σ_i w_i (the pending update applied)."""
-        self._settle()
-        return self._total
-
-    def losses(self) -> np.ndarray:
-        """L_i, every expert's cumulative loss (a new array)."""
-        self._settle()
-        return self.base + self.recent
-
-    def potential(self) -> float:
-        """Φ = −ln Σ_i exp(−η·L_i), computed as η·shift − ln(total)."""
-        total = self.total
-        return self.eta * self.shift - math.log(total)
-
-    def _blocks(self, v: np.ndarray | None) -> float:
-        """One pass over the weights: apply the pending update, sum w, and return w·v."""
-        labels, y = self._pending if self._pending is not None else (None, 0)
-        run = weights_pass()
-        if run is not None and (v is None or accepts(v)) and (labels is None or accepts(labels)):
-            total, product = run(
-                self._w,
-                self.recent,
-                labels if labels is not None else self._none,
-                y,
-                self.lose,
-                v if v is not None else self._none,
-                labels is not None,
-                v is not None,
-            )
-            product = float(product)
-        else:
-            total, product = self._numpy_blocks(labels, y, v)
-        if labels is not None:
-            self._pending = None
-            self._total = float(total)
-            self._updated()
-        return product
-
-    def _numpy_blocks(self, labels: np.ndarray | None, y: int, v: np.ndarray | None) -> tuple:
-        """:meth:`_blocks` with numpy, block by block: (Σ w, w·v) after the update."""
-        w, recent, step, n = self._w, self.recent, self.BLOCK, self._w.shape[0]
-        down = self.factor - 1.0
-        total = product = 0.0
-        for s in range(0, n, step):
-            e = min(s + step, n)
-            block = w[s:e]
-            if labels is not None:
-                wrong, factor = self._b[: e - s], self._f[: e - s]
-                np.not_equal(labels[s:e], y, out=wrong)
-                np.add(recent[s:e], wrong.view(np.int8), out=recent[s:e])
-                np.copyto(factor, wrong, casting="unsafe")
-                factor *= down
-                factor += 1.0
-                block *= factor
-            if labels is not None:
-                total += _dot(block, self._ones[: e - s])
-            if v is not None:
-                values = self._g[: e - s]
-                np.copyto(values, v[s:e], casting="unsafe")
-                product += _dot(block, values)
-        return total, product
-
-    def _settle(self) -> None:
-        if self._pending is not None:
-            self._blocks(None)
-
-    def _updated(self) -> None:
-        self.since += 1
-        if self.since >= self.patience or not self._total >= 2.0**-500:
-            self.rebuild()
-        elif self.since % _FOLD == 0:  # before the int8 counts could overflow
-            np.add(self.base, self.recent, out=self.base)
-            self.recent[:] = 0
-
-    def dot(self, v: np.ndarray) -> float:
-        """Σ_i w_i·v_i, in the scaled units of ``total`` (the pending update applied)."""
-        n = self._w.shape[0]
-        if n <= self.SMALL:
-            return float(np.dot(self._w, v))
-        if self._pending is not None:
-            product = self._blocks(v)
-            if self.since == 0:  # the update triggered a rebuild: w changed again
-                product = self._blocks(v)
-            return product
-        return self._blocks(v)
-
-    def vote(self, v: np.ndarray) -> float:
-        """w·v for a prediction, summed exactly when its rounding could decide its sign.
-
-        A sum of N terms w_i·v_i with |v_i| ≤ 1 rounds by less than N·2⁻⁵²·Σ w
-        in any order of the additions. When the fast sum (BLAS, numpy or the
-        compiled pass) is within that of 0, the products are summed again
-        exactly (``math.fsum``, correctly rounded): an even vote of the stored
-        weights is then exactly 0.0, and a vote barely off even keeps its sign,
-        whatever order the machine adds in. (Advice outside [−1, 1] widens the
-        rounding past the window.)
-        """
-        product = self.dot(v)
-        if abs(product) <= self.n * _ROUNDING * self._total:
-            product = math.fsum(np.multiply(self._w, v).tolist())
-        return product
-
-    def zero_one_update(self, labels: np.ndarray, y: int) -> bool:
-        """Experts with ``labels[i] != y`` (labels ±1) lose 1: L_i += 1, w_i ×= e^(−η).
-
-        Returns False, changing nothing, when no expert loses.
-        """
-        self._settle()
-        w, n = self._w, self._w.shape[0]
-        if n > self.SMALL:
-            if int(labels.min() if y > 0 else labels.max()) == y:  # every label is y
-                return False
-            self._pending = (labels, y)
-            return True
-        wrong = labels != y
-        if not np.count_nonzero(wrong):
-            return False
-        self.recent += wrong
-        w[wrong] *= self.lose
-        self._total = float(np.add.reduce(w))
-        self._updated()
-        return True
-
-    def update(self, losses: np.ndarray) -> None:
-        """L_i += ℓ_i for any losses ℓ_i ≥ 0, then rebuild the weights."""
-        self._settle()
-        np.add(self.base, losses, out=self.base)
-        self.rebuild()
-
-    def rebuild(self) -> None:
-        """w = exp(−η·(L − min L)) exactly from the losses, the tiny ones set to 0."""
-        self._settle()
-        w = self._w
-        np.add(self.base, self.recent, out=self.base)
-        self.recent[:] = 0
-        self.shift = float(self.base.min())
-        np.subtract(self.base, self.shift, out=w)
-        np.multiply(w, -self.eta, out=w)
-        np.exp(w, out=w)
-        w[w < self.TINY] = 0.0
-        self._total = 0.0
-        for s in range(0, w.shape[0], self.BLOCK):
-            block = w[s : s + self.BLOCK]
-            self._total += _dot(block, self._ones[: block.shape[0]])
-        self.since = 0
 
 
 def _experts_field() -> Any:
@@ -419,6 +182,8 @@ class Halving:
     proof: ClassVar[str] = "halving"
     deterministic: ClassVar[bool] = True
     plays: ClassVar[frozenset[str]] = frozenset({"advice", "point"})
+    #: K games at once on advice vectors (:mod:`learners._experts_lockstep`).
+    lockstep: ClassVar[LockstepLearner] = HALVING
 
     concept_class: Any = concept_class_field(
         "finite class (or its ±1 matrix, hypotheses × points): its hypotheses are experts",
@@ -587,6 +352,8 @@ class WeightedMajority:
     proof: ClassVar[str] = "weighted-majority"
     deterministic: ClassVar[bool] = True
     plays: ClassVar[frozenset[str]] = frozenset({"advice"})
+    #: K games at once on advice of up to 1,024 experts (:mod:`learners._experts_lockstep`).
+    lockstep: ClassVar[LockstepLearner] = WEIGHTED_MAJORITY
 
     beta: float = attrs.field(
         default=0.5,
@@ -600,13 +367,13 @@ class WeightedMajority:
 
     def __attrs_post_init__(self) -> None:
         if self.experts is not None:
-            self._weights = _Weights(self.experts, -math.log(self.beta))
+            self._weights = Weights(self.experts, -math.log(self.beta))
 
     def _prepare(self, x) -> np.ndarray:
         n = None if self._weights is None else self._weights.n
         f = _advice(x, n if n is not None else self.experts, type(self).__name__)
         if self._weights is None:
-            self._weights = _Weights(f.shape[0], -math.log(self.beta))
+            self._weights = Weights(f.shape[0], -math.log(self.beta))
         s = _signs(f)
         self._x, self._signs = x, s
         return s
@@ -831,6 +598,8 @@ class ExponentialWeights:
     proof: ClassVar[str] = "exponential-weights"
     deterministic: ClassVar[bool] = False
     plays: ClassVar[frozenset[str]] = frozenset({"advice"})
+    #: K games at once on advice of up to 1,024 experts (:mod:`learners._experts_lockstep`).
+    lockstep: ClassVar[LockstepLearner] = EXPONENTIAL_WEIGHTS
 
     eta: float = attrs.field(
         default=1.0, validator=positive, metadata={"doc": "learning rate η > 0"}
@@ -850,7 +619,7 @@ class ExponentialWeights:
             self._start(self.experts)
 
     def _start(self, n: int) -> None:
-        self._weights = _Weights(n, self.learning_rate_for(n))
+        self._weights = Weights(n, self.learning_rate_for(n))
 
     def learning_rate_for(self, n: int) -> float:
         """The η played with N = n experts: ``eta``, or the tuned one with ``loss_bound``."""

@@ -19,6 +19,10 @@ Abernethy lecture 16 (004)  +1              "nonpositive"    False
 ==========================  ==============  ===============  =============
 
 The default is 004's. Updates are recorded apart from mistakes either way.
+
+The class declares its lockstep kernel (``Perceptron.lockstep``, the protocol
+of :mod:`game.players`): K Perceptrons play K games at once, on a K × d
+weight matrix, each game exactly its serial game.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from typing import Any, ClassVar
 import attrs
 import numpy as np
 
-from game.players import integer_at_least, one_of
+from game.players import LockstepLearner, integer_at_least, one_of, rounds_of
 from game.theory import HalfspaceCertificate
 from game.theory.bounds import Bound, balcan_nonseparable, block_novikoff, perceptron_hinge
 
@@ -134,6 +138,73 @@ def tightest(bounds: list[Bound]) -> Bound | None:
     return min(bounds, key=lambda b: b.value) if bounds else None
 
 
+# -- lockstep: K Perceptrons at once (the kernel the class declares) -------------
+def _lockstep_accepts(learner: Perceptron, d: int, dtype: np.dtype) -> bool:
+    if dtype != np.float64:  # the learner's arithmetic on other dtypes is not reproduced
+        return False
+    w = learner._w
+    if w is None:
+        return learner.dimension is None
+    return type(w) is np.ndarray and w.dtype == np.float64 and w.shape == (d,)
+
+
+def _normalized(X: np.ndarray) -> np.ndarray:
+    """X scaled row by row as ``_prepare`` does (a zero row kept as it is)."""
+    norms = np.sqrt(np.vecdot(X, X))  # x @ x, one BLAS dot per row
+    safe = np.where(norms > 0, norms, 1.0)
+    return np.where((norms > 0)[:, None], X / safe[:, None], X)
+
+
+def _lockstep_run(learners: list, Xs: list, y: np.ndarray, lengths: np.ndarray):
+    """The Perceptron's rounds on K games at once (every convention, per game).
+
+    Round t: s = w·x (``numpy.vecdot``: the learner's ``w @ x``, one BLAS dot
+    per game), prediction +1 if s > 0, −1 if s < 0, else ``zero_label``;
+    update when y·s ≤ 0 ("nonpositive") or when the predicted label (s == 0
+    giving +1 only with ``zero_label`` = 1, as ``update`` reads it) differs
+    from y ("mistake"), unless x is zero; w ± x on the games that update, the
+    same elementwise sums as the learner's.
+    """
+    k_games, n_max = y.shape
+    d = Xs[0].shape[1] if Xs else 1
+    W = np.zeros((k_games, d))
+    for k, learner in enumerate(learners):
+        if learner._w is not None:
+            W[k] = learner._w
+    zero_label = np.array([float(p.zero_label) for p in learners])
+    by_mistake = np.array([p.update_rule == "mistake" for p in learners])
+    Xs = [_normalized(X) if p.normalize else X for p, X in zip(learners, Xs, strict=True)]
+    yf = y.astype(np.float64)
+    # rounds that may update: inside the game, and x not zero (a zero x leaves w as it is)
+    may = np.zeros((k_games, n_max), dtype=bool)
+    for k, X in enumerate(Xs):
+        may[k, : len(X)] = X.any(axis=1)
+    S = np.empty((k_games, n_max))
+    U = np.zeros((k_games, n_max), dtype=bool)
+    any_mistake, all_mistake = bool(by_mistake.any()), bool(by_mistake.all())
+    zero_plus = zero_label > 0
+    for t, xt in rounds_of(Xs, d):
+        s = S[:, t] = np.vecdot(W, xt)
+        yt = yf[:, t]
+        if any_mistake:
+            predicted = np.where((s > 0.0) | ((s == 0.0) & zero_plus), 1.0, -1.0)
+            change = predicted != yt
+            if not all_mistake:
+                change = np.where(by_mistake, change, yt * s <= 0.0)
+        else:
+            change = yt * s <= 0.0
+        change &= may[:, t]
+        U[:, t] = change
+        idx = np.flatnonzero(change)
+        if idx.size:
+            W[idx] += yt[idx, None] * xt[idx]  # w + (−x) is w − x exactly
+    P = np.where(S > 0.0, 1.0, np.where(S < 0.0, -1.0, zero_label[:, None]))
+    for k, learner in enumerate(learners):
+        if lengths[k] > 0 or learner._w is not None:
+            learner._w = W[k].copy()
+    return P, U
+
+
 @attrs.define(eq=False, on_setattr=attrs.setters.NO_OP)
 class Perceptron:
     """The online Perceptron: w₁ = 0, predict sign(w·x), update w += y·x.
@@ -183,6 +254,10 @@ class Perceptron:
     proof: ClassVar[str] = "perceptron"
     deterministic: ClassVar[bool] = True
     plays: ClassVar[frozenset[str]] = frozenset({"vector", "bits", "advice"})
+    #: K games at once, on float64 vectors (:func:`game.play_batch`).
+    lockstep: ClassVar[LockstepLearner] = LockstepLearner(
+        accepts=_lockstep_accepts, run=_lockstep_run
+    )
 
     zero_label: int = attrs.field(
         default=1,

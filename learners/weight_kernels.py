@@ -5,7 +5,7 @@ their N weights: the previous round's zero-one update (every expert whose
 label differs from the outcome has its weight multiplied by e^(−η) and its
 loss count raised by 1), then Σ_i w_i and the weighted sum Σ_i w_i·f_i of
 the new advice. Without numba these are a few numpy operations per block
-of experts (``learners.experts``); with numba (``pip install
+of experts (``learners._weights``); with numba (``pip install
 'online-learning-games[fast]'``) they are one compiled loop, which reads the
 weights once and keeps the sums in vector registers.
 
@@ -14,7 +14,7 @@ multiplies a weight by exactly the factor numpy multiplies it by. Only the
 two sums may differ in their last bits, because the compiled loop adds in
 the order of the processor's vector registers (as BLAS does, whose dot
 product the numpy way calls). A vote whose sign those bits could decide is
-summed again exactly (``_Weights.vote`` in :mod:`learners.experts`), so the
+summed again exactly (``Weights.vote`` in :mod:`learners._weights`), so the
 majority votes and the ties are the same either way; other numbers (an
 Exponential Weights prediction, a Randomized Weighted Majority probability)
 may differ in their last bits, which transcripts' digests, rounded to single

@@ -2,6 +2,7 @@
 loss, concept class, data), the registry of names, and the lockstep protocol.
 """
 
+from game.players._lockstep import LockstepLearner, Source, kernel_for, rounds_of
 from game.players._params import (
     DATA_SUFFIXES,
     SUPPLIED,
@@ -37,12 +38,15 @@ __all__ = [
     "ENTRY_POINT_GROUP",
     "SUPPLIED",
     "SUPPLIES_ATTRIBUTE",
+    "LockstepLearner",
+    "Source",
     "concept_class_field",
     "data_field",
     "describe_player",
     "generator",
     "integer_at_least",
     "is_data_field",
+    "kernel_for",
     "learners_for",
     "lookup",
     "loss_field",
@@ -55,5 +59,6 @@ __all__ = [
     "register",
     "rng_field",
     "role_of",
+    "rounds_of",
     "supplied",
 ]

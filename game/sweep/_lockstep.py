@@ -5,19 +5,16 @@ game's transcript is identical to what :func:`game.play` gives for the same
 pair: the same instances, predictions, labels and updates (so the same
 digest), the same certificate, verification and bound.
 
-It runs in lockstep when every learner and every adversary has a *batch
-kernel* (a table entry below) and falls back to playing the games one by one
-otherwise, so it accepts any players. A kernel exists for
-
-- oblivious adversaries, whose instances and labels do not depend on the
-  learner: a :class:`Source` draws each game's whole sequence ahead, from the
-  adversary's own generator, exactly as the game would see it
-  (``SeparableStream``, ``NoisyStream`` with its ``corrupted`` record,
-  ``Replay``, and the advice streams ``ExpertStream`` and ``AdviceReplay``);
-- learners whose state is a vector: a :class:`LockstepLearner` plays the K
-  games round by round on a (K, d) state (the ``Perceptron`` with all its
-  conventions, ``Halving`` on advice vectors, ``WeightedMajority`` and
-  ``ExponentialWeights`` on advice vectors of at most 1024 experts).
+It runs in lockstep when the learners' class declares a
+:class:`~game.players.LockstepLearner` and the adversaries' class a
+:class:`~game.players.Source` (the protocol of :mod:`game.players`, read with
+:func:`~game.players.kernel_for`), and falls back to playing the games one by
+one otherwise, so it accepts any players. The built-in kernels are the
+Perceptron's (every convention), Halving's, Weighted Majority's and
+Exponential Weights' (on advice vectors of up to 1,024 experts), and the
+sources of ``SeparableStream``, ``NoisyStream`` (with its ``corrupted``
+record), ``Replay``, ``ExpertStream`` and ``AdviceReplay``; each lives beside
+its player in :mod:`learners` or :mod:`adversaries`.
 
 The first lockstep game of each pair of classes in a process is also played
 by the engine, on copies of its players, and compared: a kernel that no
@@ -25,13 +22,11 @@ longer matches its player stops with a :class:`GameError` instead of giving
 other numbers.
 
 Each game keeps its own generator, so lockstep games draw exactly the numbers
-their serial games draw. Scores are computed with ``numpy.vecdot``, one BLAS
-dot product per game and round, as the learner computes ``w @ x``; updates
-are the same elementwise sums; the certificate and the bound are evaluated by
-the engine's own code on each game. A pair the kernels cannot reproduce
-exactly (instances that are not contiguous vectors of the learner's dtype, a
-stream already partly consumed, a player that appears twice) is played
-serially instead. A user's player gets a kernel with :func:`register_kernel`.
+their serial games draw; the certificate and the bound are evaluated by the
+engine's own code on each game. A batch the kernels cannot reproduce exactly
+(players of more than one class, instances that are not contiguous vectors
+of the learner's dtype, a stream already partly consumed, a player that
+appears twice) is played serially instead.
 
 Examples
 --------
@@ -52,164 +47,34 @@ Examples
 from __future__ import annotations
 
 import copy
-import importlib
 import numbers
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-import attrs
 import numpy as np
 
 from game.engine import extras_clash as _extras_clash
 from game.engine import game_header, play
 from game.engine import settle as _settle
 from game.errors import GameError
+from game.players import LockstepLearner, Source, kernel_for
 from game.theory._losses import get_loss
 from game.transcript._transcript import Transcript, versions
 
-__all__ = [
-    "KERNELS",
-    "LockstepLearner",
-    "Source",
-    "kernel_for",
-    "lockstep_supported",
-    "play_batch",
-    "register_kernel",
-    "rounds_of",
-]
+__all__ = ["lockstep_supported", "play_batch"]
 
 #: Bytes of instances one lockstep group may hold; larger batches are played
 #: in groups of games that fit.
 MEMORY_BUDGET = 256 * 2**20
 
 
-@attrs.frozen
-class Source:
-    """Batch kernel of an oblivious adversary: its whole game, drawn ahead.
-
-    Parameters
-    ----------
-    plan : callable
-        ``plan(adversary, rounds) -> (n, d, dtype) or None``: the number of
-        rounds the game will last, the instances' length and dtype, or None
-        when the kernel cannot reproduce this adversary's game exactly. It
-        must not change the adversary.
-    examples : callable
-        ``examples(adversary, n) -> (X, y)`` or ``(X, y, extras)``: the n
-        instances the game would present (an n × d C-contiguous array of the
-        planned dtype, the rows the game presents), their labels, and the
-        adversary's per-round ``extras()`` as arrays (name -> n values);
-        advancing the adversary's generator as the game would.
-    key : callable, optional
-        ``key(adversary, n)``: games whose keys are equal (and not None) present
-        the same sequence, which is then drawn once and shared.
-    """
-
-    plan: Callable[[Any, int], tuple[int, int, np.dtype] | None]
-    examples: Callable[[Any, int], tuple]
-    key: Callable[[Any, int], Any] | None = None
-
-
-@attrs.frozen
-class LockstepLearner:
-    """Batch kernel of a learner: K games' rounds played at once.
-
-    Parameters
-    ----------
-    accepts : callable
-        ``accepts(learner, d, dtype) -> bool``: whether the kernel reproduces
-        this learner exactly on instances of length d and this dtype.
-    run : callable
-        ``run(learners, Xs, y, lengths) -> (predictions, updated)`` or
-        ``(predictions, updated, extras)``: play game k on the rows of
-        ``Xs[k]`` (n_k × d) with labels ``y[k, :n_k]`` (``y`` is K × n, int64;
-        ``lengths`` holds the n_k); return the K × n predictions (float64),
-        update flags (bool) and the learner's per-round ``extras()`` (name ->
-        K × n floats), and leave every learner in the state its serial game
-        would. :func:`rounds_of` walks the games' rounds in windows.
-    """
-
-    accepts: Callable[[Any, int, np.dtype], bool]
-    run: Callable[[list, list, np.ndarray, np.ndarray], tuple]
-
-
-def rounds_of(Xs: Sequence[np.ndarray], d: int, window: int = 64, dtype=np.float64):
-    """The K games' instances round by round: yields (t, x) with x the K × d rows of round t.
-
-    Rows are copied window by window into one reused buffer of ``dtype`` (a
-    game shorter than the others gives zero rows past its end), so walking K
-    games costs one pass over their instances, cache-resident.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> Xs = [np.arange(6.0).reshape(3, 2), np.ones((2, 2))]
-    >>> [(t, x.tolist()) for t, x in rounds_of(Xs, 2)]
-    [(0, [[0.0, 1.0], [1.0, 1.0]]), (1, [[2.0, 3.0], [1.0, 1.0]]), (2, [[4.0, 5.0], [0.0, 0.0]])]
-    """
-    n_max = max((len(X) for X in Xs), default=0)
-    buffer = np.zeros((len(Xs), min(window, max(n_max, 1)), d), dtype=dtype)
-    for t0 in range(0, n_max, window):
-        t1 = min(t0 + window, n_max)
-        for k, X in enumerate(Xs):
-            part = X[t0:t1]
-            buffer[k, : len(part)] = part
-            buffer[k, len(part) : t1 - t0] = 0
-        for t in range(t0, t1):
-            yield t, buffer[:, t - t0]
-
-
-#: Batch kernels of the built-in players: class ("module:Class") -> kernel
-#: ("module:attribute"), imported when first used.
-KERNELS: dict[str, str] = {
-    "learners.perceptron:Perceptron": "game.sweep._kernels_linear:PERCEPTRON",
-    "adversaries.streams:SeparableStream": "game.sweep._kernels_linear:SEPARABLE_STREAM",
-    "adversaries.noisy:NoisyStream": "game.sweep._kernels_linear:NOISY_STREAM",
-    "adversaries.replay:Replay": "game.sweep._kernels_linear:REPLAY",
-    "learners.experts:Halving": "game.sweep._kernels_experts:HALVING",
-    "learners.experts:WeightedMajority": "game.sweep._kernels_experts:WEIGHTED_MAJORITY",
-    "learners.experts:ExponentialWeights": "game.sweep._kernels_experts:EXPONENTIAL_WEIGHTS",
-    "adversaries.experts:ExpertStream": "game.sweep._kernels_experts:EXPERT_STREAM",
-    "adversaries.experts:AdviceReplay": "game.sweep._kernels_experts:ADVICE_REPLAY",
-}
-_kernels: dict[str, Source | LockstepLearner] = {}
 #: Pairs of classes whose first lockstep game in this process matched the engine's.
 _verified: set[tuple[str, str]] = set()
 
 
 def _path(cls: type) -> str:
     return f"{cls.__module__}:{cls.__qualname__}"
-
-
-def register_kernel(cls: type, kernel: Source | LockstepLearner) -> None:
-    """Give a player class a batch kernel (its subclasses do not inherit it).
-
-    Examples
-    --------
-    >>> from game.sweep._lockstep import kernel_for, register_kernel
-    >>> from learners import Perceptron
-    >>> register_kernel(Perceptron, kernel_for(Perceptron))
-    """
-    if not isinstance(kernel, Source | LockstepLearner):
-        raise GameError(f"a batch kernel is a Source or a LockstepLearner, got {kernel!r}")
-    _kernels[_path(cls)] = kernel
-
-
-def kernel_for(cls: type) -> Source | LockstepLearner | None:
-    """The batch kernel of a player class, or None.
-
-    Examples
-    --------
-    >>> from learners import Perceptron
-    >>> type(kernel_for(Perceptron)).__name__
-    'LockstepLearner'
-    """
-    path = _path(cls)
-    if path not in _kernels and path in KERNELS:
-        module, _, attr = KERNELS[path].partition(":")
-        _kernels[path] = getattr(importlib.import_module(module), attr)
-    return _kernels.get(path)
 
 
 def _plan(learners: list, adversaries: list, rounds: int):
@@ -287,7 +152,7 @@ def play_batch(
     errors: str = "raise",
     lockstep: bool = True,
 ) -> list:
-    """Play learner k against adversary k for every k; lockstep where kernels allow.
+    """Play learner k against adversary k for every k; in lockstep where kernels allow.
 
     Parameters
     ----------
@@ -305,8 +170,9 @@ def play_batch(
         certificate that disagrees, a player that breaks the protocol):
         raise the first such error, or put the error in that game's place.
     lockstep : bool, default True
-        Use the batch kernels when every player has one; False plays the games
-        one by one with :func:`game.play`.
+        Play in lockstep when both players' classes declare a kernel
+        (:func:`game.players.kernel_for`); False plays the games one by one
+        with :func:`game.play`.
 
     Returns
     -------
@@ -396,7 +262,7 @@ def _verify(pair: tuple, lockstep_game: Any, twin: tuple, rounds: int, loss: str
         raise GameError(
             f"the lockstep kernels of {pair[0]} against {pair[1]} disagree with game.play "
             "on the first game of the batch; play with lockstep=False (--no-lockstep) and "
-            "update the kernel in game.sweep"
+            "update the kernel the player class declares (its lockstep attribute)"
         )
     _verified.add(pair)
 

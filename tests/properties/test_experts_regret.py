@@ -24,7 +24,7 @@ from game.testing.strategies import (
     point_sequences,
 )
 from game.theory import get_loss
-from learners import experts as experts_module
+from learners import _weights as weights_module
 from learners import weight_kernels
 from learners.experts import (
     ExponentialWeights,
@@ -98,9 +98,9 @@ def test_halving_over_a_finite_class_is_halving_over_its_hypotheses(data):
 @pytest.fixture
 def small_blocks(monkeypatch):
     """Blocks of 40 experts, the lazy blocked path from 9 experts on."""
-    monkeypatch.setattr(experts_module._Weights, "BLOCK", 40)
-    monkeypatch.setattr(experts_module._Weights, "SMALL", 8)
-    monkeypatch.setattr(experts_module, "_DOT_PIECE", 16)
+    monkeypatch.setattr(weights_module, "BLOCK", 40)
+    monkeypatch.setattr(weights_module, "SMALL", 8)
+    monkeypatch.setattr(weights_module, "DOT_PIECE", 16)
 
 
 def predictions_and_potentials(make, game, loss):

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from game import play
 from game.testing.strategies import best_expert_games, graded_games
-from learners import experts as experts_module
+from learners import _weights as weights_module
 from learners.experts import ExponentialWeights, WeightedMajority
 from learners.weight_kernels import compiled, weights_pass
 
@@ -62,7 +62,7 @@ def test_compiled_pass_gives_numpy_weights_bit_for_bit(n, seed, y, lose, update,
 def passes_counted():
     """A list that gets an entry each time a learner takes the compiled pass."""
     calls = []
-    real = experts_module.weights_pass
+    real = weights_module.weights_pass
 
     def counted():
         run = real()
@@ -76,7 +76,7 @@ def passes_counted():
         return counting
 
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(experts_module, "weights_pass", counted)
+        mp.setattr(weights_module, "weights_pass", counted)
         yield calls
 
 
@@ -88,9 +88,9 @@ def both_ways(make, game, loss):
     out = []
     for way in (False, True):
         with compiled(way), passes_counted() as calls, pytest.MonkeyPatch.context() as mp:
-            mp.setattr(experts_module._Weights, "SMALL", 8)
-            mp.setattr(experts_module._Weights, "BLOCK", 40)
-            mp.setattr(experts_module, "_DOT_PIECE", 16)
+            mp.setattr(weights_module, "SMALL", 8)
+            mp.setattr(weights_module, "BLOCK", 40)
+            mp.setattr(weights_module, "DOT_PIECE", 16)
             learner = make()
             tr = play(learner, game.adversary(), rounds=len(game), loss=loss, snapshots=True)
             out.append((tr, learner))
