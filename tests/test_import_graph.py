@@ -291,3 +291,22 @@ def test_importing_leaves_hypothesis_alone(module):
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "False", f"import {module} imported hypothesis"
+
+
+def _private_package(target: str) -> str | None:
+    """The package whose private module ``target`` is (``game.x`` for ``game.x._y.z``), or None."""
+    parts = target.split(".")
+    for i, part in enumerate(parts):
+        if part.startswith("_") and not part.startswith("__"):
+            return ".".join(parts[:i])
+    return None
+
+
+def test_a_room_reaches_another_only_through_its_facade():
+    """``game.x._y`` is imported only from inside ``game.x``; other rooms use ``game.x``."""
+    bad = []
+    for f in IMPORTS:
+        owner = _private_package(f.target) if _within(f.target, PACKAGE) else None
+        if owner is not None and not _within(f.module, owner):
+            bad.append(f"{f.module} line {f.line} imports {f.target}: use the façade {owner}")
+    assert not bad, "\n".join(bad)

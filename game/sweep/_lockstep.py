@@ -47,20 +47,17 @@ Examples
 from __future__ import annotations
 
 import copy
-import numbers
 import time
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from game.engine import extras_clash as _extras_clash
-from game.engine import game_header, play
-from game.engine import settle as _settle
-from game.errors import GameError
+from game.engine import extras_clash, game_header, play, settle
+from game.errors import GameError, check_choice, check_integer
 from game.players import LockstepLearner, Source, kernel_for
-from game.theory._losses import get_loss
-from game.transcript._transcript import Transcript, versions
+from game.theory import get_loss
+from game.transcript import Transcript, versions
 
 __all__ = ["lockstep_supported", "play_batch"]
 
@@ -127,11 +124,9 @@ def _check(learners, adversaries, rounds, loss, meta, errors) -> list:
             f"play_batch needs one adversary per learner, got {len(learners)} learners "
             f"and {len(adversaries)} adversaries"
         )
-    if isinstance(rounds, bool) or not isinstance(rounds, numbers.Integral) or rounds < 0:
-        raise GameError(f"rounds must be a non-negative integer, got {rounds!r}")
+    check_integer("rounds", rounds, low=0)
     get_loss(loss)
-    if errors not in ("raise", "return"):
-        raise GameError(f"errors must be 'raise' or 'return', got {errors!r}")
+    check_choice("errors", errors, ("raise", "return"))
     if meta is None or isinstance(meta, dict):
         return [meta] * len(learners)
     metas = list(meta)
@@ -310,7 +305,7 @@ def _lockstep(kernels, learners, adversaries, lengths, kind, shared, metas) -> l
                 clash = extras.keys() & drawn[k][2].keys()
                 if clash:  # the engine stops such a game on round 1 (its players, spent,
                     # are left where the whole game took them)
-                    out.append(_extras_clash(adversary, 1, clash))
+                    out.append(extras_clash(adversary, 1, clash))
                     continue
                 extras.update(
                     {name: np.array(v[:n], dtype=np.float64) for name, v in drawn[k][2].items()}
@@ -324,7 +319,7 @@ def _lockstep(kernels, learners, adversaries, lengths, kind, shared, metas) -> l
             extras=extras,
         )
         transcript.wall_time = share
-        failure = _settle(transcript, learner, adversary)
+        failure = settle(transcript, learner, adversary)
         if failure is not None:
             transcript.status, transcript.reason = "aborted", str(failure)
             out.append(failure)
