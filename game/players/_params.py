@@ -21,7 +21,7 @@ scenario may fill from a data file beside it.
 Examples
 --------
 >>> import attrs
->>> from game.players._params import loss_field, positive, supplied
+>>> from game.players import loss_field, positive, supplied
 >>> @attrs.define
 ... class Toy:
 ...     margin: float = attrs.field(validator=positive)

@@ -17,7 +17,7 @@ read from its signature. Nothing is matched by a parameter's name.
 
 Examples
 --------
->>> from game.players._registry import lookup, name_of
+>>> from game.players import lookup, name_of
 >>> cls = lookup("perceptron")
 >>> cls.__name__, name_of(cls)
 ('Perceptron', 'perceptron')

@@ -16,7 +16,7 @@ built once, before any game is played: a bad key or value is a
 Examples
 --------
 >>> from game.scenario import load_scenario
->>> from game.sweep._grid import grid_points
+>>> from game.sweep import grid_points
 >>> sc = load_scenario("scenarios/perceptron_separable.toml")
 >>> [p.params for p in grid_points(sc, {"adversary.margin": [0.1, 0.2]})]
 [{'adversary.margin': 0.1}, {'adversary.margin': 0.2}]

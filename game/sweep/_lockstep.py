@@ -32,7 +32,7 @@ Examples
 --------
 >>> import numpy as np
 >>> from game import play
->>> from game.sweep._lockstep import play_batch
+>>> from game.sweep import play_batch
 >>> from learners import Perceptron
 >>> from adversaries import SeparableStream
 >>> def stream(seed):

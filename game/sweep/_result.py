@@ -10,7 +10,7 @@ ended with an error) is None.
 
 Examples
 --------
->>> from game.sweep._result import SweepResult
+>>> from game.sweep import SweepResult
 >>> rows = [{"seed": s, "mistakes": m, "updates": m, "bound": 4.0, "bound_quantity": "updates",
 ...          "within_bound": m <= 4, "status": "complete"} for s, m in [(0, 2), (1, 5)]]
 >>> r = SweepResult(rows=rows, columns=["seed", "mistakes", "updates", "bound",

@@ -12,7 +12,7 @@ worker or the executor.
 Examples
 --------
 >>> from game.scenario import load_scenario
->>> from game.sweep._grid import grid_points
+>>> from game.sweep import grid_points
 >>> from game.sweep._tasks import Task, play_chunk
 >>> sc = load_scenario("scenarios/perceptron_separable.toml")
 >>> point = grid_points(sc, None, first_seed=0)[0]

@@ -7,7 +7,7 @@ right refusal.
 
 Examples
 --------
->>> from game.testing._selfcheck import selfcheck
+>>> from game.testing import selfcheck
 >>> report = selfcheck("scenarios", seconds=0.5, seed=0)
 >>> report.checks_failed, report.fuzz_wrong
 (0, 0)

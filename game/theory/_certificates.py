@@ -14,7 +14,7 @@ kind is read back.
 Examples
 --------
 >>> import numpy as np
->>> from game.theory._certificates import HalfspaceCertificate, first_disagreement
+>>> from game.theory import HalfspaceCertificate, first_disagreement
 >>> u = HalfspaceCertificate(np.array([1.0, 0.0]))
 >>> X = np.array([[2.0, 1.0], [-1.0, 3.0]])
 >>> first_disagreement(u, X, np.array([1, -1])) is None

@@ -42,7 +42,7 @@ game's many restriction questions share what was computed. The engine works on a
 Examples
 --------
 >>> import numpy as np
->>> from game.theory._ldim_engine import LdimEngine
+>>> from game.theory.littlestone import LdimEngine
 >>> M = np.array([[1, 1, 1], [-1, 1, 1], [-1, -1, 1], [-1, -1, -1]])  # 4 thresholds
 >>> e = LdimEngine(M)
 >>> e.ldim(), e.ldim([1, 2, 3]), e.at_least(None, 3)

@@ -11,7 +11,7 @@ grades every round in one call.
 Examples
 --------
 >>> import numpy as np
->>> from game.theory._losses import get_loss
+>>> from game.theory import get_loss
 >>> get_loss("absolute")(np.array([1.0, 0.0, -1.0]), np.array([1, 1, 1]))
 array([0. , 0.5, 1. ])
 >>> get_loss("zero-one")(0.0, -1)

@@ -20,7 +20,7 @@ Examples
 --------
 >>> import numpy as np
 >>> from game import play
->>> from game.theory._proofs import block_novikoff_claims
+>>> from game.theory import block_novikoff_claims
 >>> from learners import Perceptron
 >>> from adversaries import SeparableStream
 >>> stream = SeparableStream(5, 0.1, 1.0, np.random.default_rng(0))

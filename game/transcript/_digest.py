@@ -19,7 +19,7 @@ shape and its values as little-endian 64-bit integers:
 Examples
 --------
 >>> import numpy as np
->>> from game.transcript._digest import digest_columns
+>>> from game.transcript import digest_columns
 >>> a = digest_columns([("predictions", np.array([1.0, -1.0]))])
 >>> b = digest_columns([("predictions", np.array([1.0, -1.0 + 1e-12]))])
 >>> a == b, a.startswith("sha256:")

@@ -5,7 +5,7 @@ A reader accepts a header whose ``format`` is :data:`FORMAT` and whose
 
 Examples
 --------
->>> from game.transcript._format import FORMAT, VERSION
+>>> from game.transcript import FORMAT, VERSION
 >>> FORMAT, VERSION
 ('online-learning-games/transcript', 1)
 """

@@ -10,7 +10,7 @@ Examples
 --------
 >>> import json, tempfile
 >>> from pathlib import Path
->>> from game.transcript._format import FORMAT, VERSION
+>>> from game.transcript import FORMAT, VERSION
 >>> lines = [{"type": "header", "format": FORMAT, "version": VERSION, "loss": "zero-one"},
 ...          {"t": 1, "x": [1.0, 0.0], "p": 0.0, "y": 1, "updated": False}]
 >>> with tempfile.TemporaryDirectory() as folder:

@@ -311,7 +311,7 @@ def sweep_html(result, *, games: int = 10) -> str:
 
     Examples
     --------
-    >>> from game.sweep._result import SweepResult
+    >>> from game.sweep import SweepResult
     >>> rows = [{"seed": s, "mistakes": s, "updates": s, "bound": 3.0,
     ...          "bound_quantity": "mistakes", "within_bound": s <= 3, "status": "complete"}
     ...         for s in range(5)]

@@ -11,7 +11,7 @@ of a chosen label; hypothesis shrinks towards unplanted rows of zeros.
 Examples
 --------
 >>> from hypothesis import given, settings
->>> from game.testing.strategies._boolean import conjunctions, realizable_sequences
+>>> from game.testing.strategies import conjunctions, realizable_sequences
 >>> @settings(max_examples=20)
 ... @given(realizable_sequences(conjunctions(max_variables=5)))
 ... def test_labels(data):
@@ -184,7 +184,7 @@ def boolean_concepts(min_variables: int = 1, max_variables: int = 10) -> st.Sear
     Examples
     --------
     >>> from hypothesis import given, settings
-    >>> from game.theory.concepts._boolean import BooleanConcept
+    >>> from game.theory.concepts import BooleanConcept
     >>> @settings(max_examples=10)
     ... @given(boolean_concepts(max_variables=3))
     ... def check(c):

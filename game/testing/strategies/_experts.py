@@ -17,7 +17,7 @@ Examples
 --------
 >>> import numpy as np
 >>> from hypothesis import given, settings
->>> from game.testing.strategies._experts import best_expert_games
+>>> from game.testing.strategies import best_expert_games
 >>> @settings(max_examples=20)
 ... @given(best_expert_games(max_mistakes=3))
 ... def test_best(game):

@@ -9,7 +9,7 @@ by one of its hypotheses (the target), so the sequence is realisable.
 Examples
 --------
 >>> from hypothesis import given, settings
->>> from game.testing.strategies._finite import any_finite_class, point_sequences
+>>> from game.testing.strategies import any_finite_class, point_sequences
 >>> @settings(max_examples=20)
 ... @given(point_sequences(any_finite_class()))
 ... def test_realised(data):

@@ -18,7 +18,7 @@ Examples
 --------
 >>> import numpy as np
 >>> from hypothesis import given, settings
->>> from game.testing.strategies._linear import separable_sequences
+>>> from game.testing.strategies import separable_sequences
 >>> @settings(max_examples=20)
 ... @given(separable_sequences(margin=0.1, radius=2.0))
 ... def test_margin(seq):

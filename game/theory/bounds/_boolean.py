@@ -9,7 +9,7 @@ in :func:`winnow_bound`.
 
 Examples
 --------
->>> from game.theory.bounds._boolean import conjunction_bound, winnow_bound
+>>> from game.theory.bounds import conjunction_bound, winnow_bound
 >>> conjunction_bound(10).value
 11.0
 >>> winnow_bound(1024, 2, "elimination").value

@@ -6,7 +6,7 @@ game's loss of its advice.
 
 Examples
 --------
->>> from game.theory.bounds._experts import halving, exponential_weights
+>>> from game.theory.bounds import halving, exponential_weights
 >>> halving(1024).value
 10.0
 >>> round(exponential_weights(16, 3.0, 0.5).value, 4)

@@ -13,7 +13,7 @@ perfect separator has some margins ≤ 0.
 
 Examples
 --------
->>> from game.theory.bounds._linear import block_novikoff, margin_perceptron
+>>> from game.theory.bounds import block_novikoff, margin_perceptron
 >>> block_novikoff(1.0, 0.5).value, margin_perceptron(0.5).value
 (4.0, 48.0)
 """

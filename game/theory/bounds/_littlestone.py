@@ -9,7 +9,7 @@ for them.
 
 Examples
 --------
->>> from game.theory.bounds._littlestone import soa_bound, shattered_tree_lower_bound
+>>> from game.theory.bounds import soa_bound, shattered_tree_lower_bound
 >>> soa_bound(3).value, shattered_tree_lower_bound(3).kind
 (3.0, 'lower')
 """

@@ -35,7 +35,7 @@ negatives exactly, whatever their share of the cube.
 Examples
 --------
 >>> import numpy as np
->>> from game.theory.concepts._boolean import Conjunction, DecisionList, parse_concept
+>>> from game.theory.concepts import Conjunction, DecisionList, parse_concept
 >>> c = Conjunction(4, ["x1", "¬x3"])
 >>> print(c)
 x1 ∧ ¬x3

@@ -38,7 +38,7 @@ finite class over {0, 1}ⁿ with :meth:`FiniteClass.from_concepts`.
 
 Examples
 --------
->>> from game.theory.concepts._finite import FiniteClass, thresholds
+>>> from game.theory.concepts import FiniteClass, thresholds
 >>> cls = thresholds(3)
 >>> cls
 FiniteClass('thresholds(3)': 4 hypotheses × 3 points)
@@ -279,7 +279,7 @@ class FiniteClass:
 
         Examples
         --------
-        >>> from game.theory.concepts._finite import intervals
+        >>> from game.theory.concepts import intervals
         >>> intervals(4).restrict([0, 3], [1, 1]).hypothesis_names
         ('[0, 3]',)
         """
@@ -511,7 +511,7 @@ class FiniteClassCertificate(Certificate):
     >>> c = FiniteClassCertificate([1, -1, 1], index=2, name="h2")
     >>> c.labels(np.array([0, 1])).tolist(), c.agrees([2, 1], [1, 1]).tolist()
     ([1, -1], [True, False])
-    >>> from game.theory._certificates import certificate_from_dict
+    >>> from game.theory import certificate_from_dict
     >>> certificate_from_dict(c.to_dict()) == c
     True
     """

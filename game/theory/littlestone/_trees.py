@@ -1,13 +1,10 @@
-"""Littlestone dimension, VC dimension and shattered trees.
+"""Shattered trees: the tree of depth Ldim(H), §21.4's halfspace tree, and the check.
 
 Shalev-Shwartz & Ben-David, *Understanding Machine Learning*, §21.1.1 (the
 chapter of seed 000): a tree of depth d whose internal nodes are instances
 is *shattered* by H when every root-to-leaf path, reading the label on each
-edge, is realised by some h ∈ H (Definition 21.4); Ldim(H) is the largest
-depth of a shattered tree (Definition 21.5); no learner has a mistake bound
-below Ldim(H) (Lemma 21.6) and the Standard Optimal Algorithm attains it
-(Lemma 21.7). §21.4 (seed 000) shows halfspaces in d ≥ 2 dimensions shatter
-trees of every depth.
+edge, is realised by some h ∈ H (Definition 21.4). §21.4 (seed 000) shows
+halfspaces in d ≥ 2 dimensions shatter trees of every depth.
 
 Trees are ``networkx.DiGraph`` objects numbered as in the book's Figure 21.1:
 the root is node 1 and node i has children 2i (edge ``label`` −1) and 2i + 1
@@ -15,16 +12,12 @@ the root is node 1 and node i has children 2i (edge ``label`` −1) and 2i + 1
 Internal nodes carry ``instance`` (a point index, or a vector for halfspace
 trees), leaves a ``witness`` (a hypothesis index, or a weight vector) that
 realises their path. The graph's attributes say its ``depth`` and ``kind``.
-:func:`write_tree` writes GraphML (through networkx) or DOT; :func:`read_tree`
-reads GraphML back.
 
 Examples
 --------
->>> from game.theory.concepts._finite import thresholds
->>> from game.theory.littlestone._trees import is_shattered, ldim, littlestone_tree, vcdim
+>>> from game.theory.concepts import thresholds
+>>> from game.theory.littlestone import is_shattered, littlestone_tree
 >>> cls = thresholds(7)
->>> ldim(cls), vcdim(cls)
-(3, 1)
 >>> tree = littlestone_tree(cls)
 >>> tree.graph["depth"], tree.nodes[1]["instance"], is_shattered(tree, cls)
 (3, 3, True)
@@ -32,185 +25,26 @@ Examples
 
 from __future__ import annotations
 
-import json
-import math
-import time
-from pathlib import Path
 from typing import Any
 
 import networkx as nx
 import numpy as np
 
-from game.errors import ParameterError, check_integer
-from game.theory.concepts import FiniteClass, as_finite_class
+from game.errors import check_integer
+from game.theory.concepts import as_finite_class
 
 __all__ = [
     "MAX_HALFSPACE_DEPTH",
     "halfspace_tree",
     "is_shattered",
-    "ldim",
-    "ldim_plain",
     "littlestone_tree",
-    "read_tree",
     "tree_children",
     "tree_depth",
     "tree_root",
-    "vcdim",
-    "write_tree",
 ]
 
 #: The deepest halfspace tree built: 2^(depth + 1) − 1 nodes.
 MAX_HALFSPACE_DEPTH = 20
-
-
-def _finite(cls: Any) -> FiniteClass:
-    return as_finite_class(cls, "cls")
-
-
-def ldim(cls: Any) -> int:
-    """The exact Littlestone dimension of a finite class.
-
-    Ldim(∅) = −1 and Ldim of a single hypothesis is 0. Computed by
-    :class:`game.theory.littlestone.LdimEngine` (the class's cached one for a
-    :class:`FiniteClass`, so later questions about its restrictions reuse the work).
-
-    Parameters
-    ----------
-    cls : FiniteClass, object with ``.matrix``, or a ±1 matrix
-
-    Examples
-    --------
-    >>> from game.theory.concepts._finite import all_functions, intervals, singletons
-    >>> ldim(all_functions(4)), ldim(singletons(9)), ldim(intervals(16))
-    (4, 1, 6)
-    >>> ldim([[1, -1]]), ldim(FiniteClass(np.zeros((0, 3))))
-    (0, -1)
-    """
-    return _finite(cls).engine.ldim()
-
-
-def ldim_plain(cls: Any, *, deadline: float | None = None, max_memo: int | None = None) -> int:
-    """Ldim by the textbook recursion, memoised on the restricted set: a reference.
-
-    Ldim(V) = 1 + max over splitting points x of min(Ldim(V_x⁺), Ldim(V_x⁻)),
-    with V a Python-int bitset over the hypotheses and one memo entry per set
-    met. No bounds, pruning or merging: it is what :func:`ldim` is checked and
-    benchmarked against, and is exponential in practice (intervals over 20
-    points take seconds).
-
-    Parameters
-    ----------
-    deadline : float, optional
-        A ``time.perf_counter()`` value; past it, ``TimeoutError`` is raised.
-    max_memo : int, optional
-        The most restricted sets to remember; past it, ``MemoryError`` is raised.
-
-    Examples
-    --------
-    >>> from game.theory.concepts._finite import thresholds
-    >>> ldim_plain(thresholds(7))
-    3
-    """
-    M = _finite(cls).matrix
-    H, n = M.shape
-    if H == 0:
-        return -1
-    pos = []
-    for x in range(n):
-        bits = np.flatnonzero(M[:, x] > 0)
-        pos.append(sum(1 << int(h) for h in bits))
-    memo: dict[int, int] = {}
-    calls = [0]
-
-    def rec(V: int) -> int:
-        if V & (V - 1) == 0:
-            return 0 if V else -1
-        got = memo.get(V)
-        if got is not None:
-            return got
-        calls[0] += 1
-        if calls[0] & 1023 == 0:
-            if deadline is not None and time.perf_counter() > deadline:
-                raise TimeoutError("the plain recursion ran past its deadline")
-            if max_memo is not None and len(memo) > max_memo:
-                raise MemoryError(f"the plain recursion met more than {max_memo} sets")
-        best = 0
-        for p in pos:
-            a = V & p
-            if a and a != V:
-                value = 1 + min(rec(a), rec(V ^ a))
-                if value > best:
-                    best = value
-        memo[V] = best
-        return best
-
-    return rec((1 << H) - 1)
-
-
-def vcdim(cls: Any) -> int:
-    """The VC dimension: the size of the largest set of points the class shatters.
-
-    A depth-first search over sets of points in increasing order, extending a
-    shattered set S only by points that split every labelling class of S, and
-    stopping at the upper bound min(Ldim, ⌊log₂|H|⌋). VCdim(∅) = −1 (no set,
-    not even the empty one, is shattered by no hypothesis), which keeps
-    VCdim ≤ Ldim for every class. Exponential in the worst case; meant for
-    small and structured classes.
-
-    Examples
-    --------
-    >>> from game.theory.concepts._finite import all_functions, intervals
-    >>> vcdim(intervals(10)), vcdim(all_functions(3))
-    (2, 3)
-    """
-    fc = _finite(cls)
-    H = fc.n_hypotheses
-    if H <= 1:
-        return H - 1
-    upper = min(fc.engine.ldim(), int(math.log2(H)))
-    B = fc.matrix > 0
-    # points that split the class, one per class of equal-or-opposite columns
-    B = B[:, B.any(axis=0) & ~B.all(axis=0)]
-    B = B ^ B[0]
-    _, first = np.unique(np.packbits(B.T, axis=1), axis=0, return_index=True)
-    B = B[:, np.sort(first)]
-    n = B.shape[1]
-    best = min(1, n)
-    if best >= upper:
-        return best
-    width = ((H + 63) >> 6) << 3
-    pad = np.zeros((n, width * 8 - H), dtype=bool)
-    pos = np.packbits(np.concatenate([B.T, pad], axis=1), axis=1, bitorder="little")
-    neg = np.packbits(np.concatenate([~B.T, pad], axis=1), axis=1, bitorder="little")
-    pos, neg = pos.view(np.uint64), neg.view(np.uint64)
-
-    def dfs(classes: np.ndarray, size: int, cand: np.ndarray) -> bool:
-        # S ∪ {x} is shattered iff x splits every labelling class of S; a point
-        # that extends S ∪ {x} extends S, so the candidates only shrink
-        nonlocal best
-        splits = (classes[:, None, :] & pos[cand][None]).any(axis=2)
-        splits &= (classes[:, None, :] & neg[cand][None]).any(axis=2)
-        ok = cand[splits.all(axis=0)]
-        for i, x in enumerate(ok.tolist()):
-            if size + (ok.size - i) <= best:
-                break
-            if size + 1 > best:
-                best = size + 1
-                if best >= upper:
-                    return True
-            children = np.concatenate([classes & pos[x], classes & neg[x]])
-            if dfs(children, size + 1, ok[i + 1 :]):
-                return True
-        return False
-
-    everyone = np.packbits(
-        np.concatenate([np.ones(H, dtype=bool), pad[0]]), bitorder="little"
-    ).view(np.uint64)
-    dfs(everyone[None, :], 0, np.arange(n))
-    return best
-
-
-# -- trees ---------------------------------------------------------------------------
 
 
 def littlestone_tree(cls: Any) -> nx.DiGraph:
@@ -226,14 +60,14 @@ def littlestone_tree(cls: Any) -> nx.DiGraph:
 
     Examples
     --------
-    >>> from game.theory.concepts._finite import singletons
+    >>> from game.theory.concepts import singletons
     >>> t = littlestone_tree(singletons(3))
     >>> sorted(t.edges(data="label"))
     [(1, 2, -1), (1, 3, 1)]
     >>> t.nodes[3]["witness_name"], t.nodes[2]["witness_name"]
     ('x = 0', 'x = 1')
     """
-    fc = _finite(cls)
+    fc = as_finite_class(cls, "cls")
     engine = fc.engine
     top = engine.state()
     depth = engine.state_ldim(top)
@@ -376,7 +210,7 @@ def is_shattered(tree: nx.DiGraph, cls: Any = None) -> bool:
     Examples
     --------
     >>> import networkx as nx
-    >>> from game.theory.concepts._finite import thresholds
+    >>> from game.theory.concepts import thresholds
     >>> t = nx.DiGraph()
     >>> t.add_node(1, instance=0)
     >>> t.add_edge(1, 2, label=-1); t.add_edge(1, 3, label=1)
@@ -388,10 +222,10 @@ def is_shattered(tree: nx.DiGraph, cls: Any = None) -> bool:
     except (ValueError, nx.NetworkXException):
         return False
     if depth < 0:
-        return cls is None or _finite(cls).n_hypotheses == 0
+        return cls is None or as_finite_class(cls, "cls").n_hypotheses == 0
     root = tree_root(tree)
     if cls is not None:
-        fc = _finite(cls)
+        fc = as_finite_class(cls, "cls")
         M = fc.matrix
         masks = {}
         for x in range(fc.n_points):
@@ -432,89 +266,3 @@ def is_shattered(tree: nx.DiGraph, cls: Any = None) -> bool:
         for label, child in tree_children(tree, node).items():
             stack.append((child, [*path, (x, label)]))
     return True
-
-
-# -- files ---------------------------------------------------------------------------
-
-
-def _encode(value: Any) -> Any:
-    if isinstance(value, np.ndarray | list | tuple):
-        return json.dumps(np.asarray(value).tolist())
-    if isinstance(value, np.generic):
-        return value.item()
-    return value
-
-
-def _decode(value: Any) -> Any:
-    if isinstance(value, str) and value.startswith("["):
-        try:
-            return np.asarray(json.loads(value), dtype=np.float64)
-        except ValueError:
-            return value
-    return value
-
-
-def write_tree(tree: nx.DiGraph, path: str | Path) -> Path:
-    """Write a tree as GraphML (``.graphml``, through networkx) or Graphviz DOT (``.dot``).
-
-    Vector attributes (a halfspace tree's instances and witnesses) are written
-    as JSON lists in strings; :func:`read_tree` turns them back into arrays.
-
-    Examples
-    --------
-    >>> import tempfile, os
-    >>> from game.theory.concepts._finite import thresholds
-    >>> t = littlestone_tree(thresholds(3))
-    >>> with tempfile.TemporaryDirectory() as d:
-    ...     back = read_tree(write_tree(t, os.path.join(d, "t.graphml")))
-    >>> sorted(back.nodes(data="instance")) == sorted(t.nodes(data="instance"))
-    True
-    """
-    path = Path(path)
-    if path.suffix == ".graphml":
-        out = nx.DiGraph(**{k: _encode(v) for k, v in tree.graph.items()})
-        for node, data in tree.nodes(data=True):
-            out.add_node(node, **{k: _encode(v) for k, v in data.items()})
-        for a, b, data in tree.edges(data=True):
-            out.add_edge(a, b, **{k: _encode(v) for k, v in data.items()})
-        nx.write_graphml(out, path)
-    elif path.suffix in (".dot", ".gv"):
-        path.write_text(_dot(tree), encoding="utf-8")
-    else:
-        raise ParameterError("path", str(path), "a .graphml or .dot file")
-    return path
-
-
-def _dot_text(value: Any) -> str:
-    if isinstance(value, np.ndarray):
-        value = "(" + ", ".join(f"{v:g}" for v in value.tolist()) + ")"
-    return str(value).replace("\\", "\\\\").replace('"', '\\"')
-
-
-def _dot(tree: nx.DiGraph) -> str:
-    lines = ["digraph littlestone {", '  node [fontname="Helvetica"];']
-    for node, data in sorted(tree.nodes(data=True)):
-        if "instance" in data:
-            shown = data.get("point_name", data["instance"])
-            lines.append(f'  {node} [label="x = {_dot_text(shown)}"];')
-        else:
-            shown = data.get("witness_name", data.get("witness", ""))
-            lines.append(f'  {node} [label="{_dot_text(shown)}", shape=box];')
-    for a, b, label in sorted(tree.edges(data="label")):
-        lines.append(f'  {a} -> {b} [label="{label:+d}"];')
-    lines.append("}")
-    return "\n".join(lines) + "\n"
-
-
-def read_tree(path: str | Path) -> nx.DiGraph:
-    """Read a tree written by :func:`write_tree` as GraphML (node ids back to ints)."""
-    path = Path(path)
-    if path.suffix != ".graphml":
-        raise ParameterError("path", str(path), "a .graphml file")
-    raw = nx.read_graphml(path, node_type=int)
-    tree = nx.DiGraph(**{k: _decode(v) for k, v in raw.graph.items()})
-    for node, data in raw.nodes(data=True):
-        tree.add_node(node, **{k: _decode(v) for k, v in data.items()})
-    for a, b, data in raw.edges(data=True):
-        tree.add_edge(a, b, **{k: _decode(v) for k, v in data.items()})
-    return tree

@@ -2,7 +2,7 @@
 
 Examples
 --------
->>> from game.sweep._result import SweepResult
+>>> from game.sweep import SweepResult
 >>> rows = [{"point": p, "adversary.margin": m, "seed": s, "mistakes": 10 * p + s,
 ...          "updates": 10 * p + s, "bound": 40.0 / (p + 1), "bound_quantity": "updates",
 ...          "within_bound": 10 * p + s <= 40.0 / (p + 1), "status": "complete"}
