@@ -45,7 +45,7 @@ from game.players import (
     real_in,
     rng_field,
 )
-from game.theory import get_loss
+from game.theory import best_expert_losses, get_loss, perfect_experts
 from game.theory.bounds import (
     Bound,
     exponential_weights,
@@ -129,6 +129,21 @@ def _experts_of(transcript, n: int | None) -> int | None:
     if len(transcript) == 0:
         return None
     return int(np.shape(transcript.raw_instances[0])[0])
+
+
+def _over_best_expert(transcript, theorem) -> np.ndarray | None:
+    """``theorem(N, m, β)`` after every round t = 0, …, T, with m the best expert's mistakes so far.
+
+    Evaluated once per distinct m; None when the transcript does not say N.
+    """
+    params = transcript.header.get("learner", {}).get("params", {})
+    n = _experts_of(transcript, params.get("experts"))
+    if n is None:
+        return None
+    beta = params.get("beta", 0.5)
+    best = np.concatenate(([0.0], best_expert_losses(transcript, loss="zero-one")))
+    values, inverse = np.unique(best, return_inverse=True)
+    return np.array([theorem(n, int(m), beta).value for m in values])[inverse]
 
 
 @attrs.define(eq=False, on_setattr=attrs.setters.NO_OP)
@@ -282,7 +297,6 @@ class Halving:
 
     def mistake_bound(self, transcript) -> Bound | None:
         """log₂ N (Theorem 16.1) when some expert is right on every round played, else None."""
-        from game.theory import perfect_experts
 
         matrix = self.concept_class.matrix if self._points else None
         n = _experts_of(transcript, self._n)
@@ -429,16 +443,7 @@ class WeightedMajority:
         >>> len(curve), bool(np.isclose(curve[-1], tr.bound.value))
         (41, True)
         """
-        from game.theory import best_expert_losses
-
-        params = transcript.header.get("learner", {}).get("params", {})
-        n = _experts_of(transcript, params.get("experts"))
-        if n is None:
-            return None
-        beta = params.get("beta", 0.5)
-        best = np.concatenate(([0.0], best_expert_losses(transcript, loss="zero-one")))
-        values, inverse = np.unique(best, return_inverse=True)
-        return np.array([weighted_majority(n, int(m), beta).value for m in values])[inverse]
+        return _over_best_expert(transcript, weighted_majority)
 
 
 @attrs.define(eq=False, on_setattr=attrs.setters.NO_OP)
@@ -533,17 +538,7 @@ class RandomizedWeightedMajority(WeightedMajority):
         >>> len(curve), bool(np.isclose(curve[-1], tr.bound.value))
         (41, True)
         """
-        from game.theory import best_expert_losses
-
-        params = transcript.header.get("learner", {}).get("params", {})
-        n = _experts_of(transcript, params.get("experts"))
-        if n is None:
-            return None
-        beta = params.get("beta", 0.5)
-        best = np.concatenate(([0.0], best_expert_losses(transcript, loss="zero-one")))
-        values, inverse = np.unique(best, return_inverse=True)
-        bounds = [randomized_weighted_majority(n, int(m), beta).value for m in values]
-        return np.array(bounds)[inverse]
+        return _over_best_expert(transcript, randomized_weighted_majority)
 
 
 @attrs.define(eq=False, on_setattr=attrs.setters.NO_OP)
@@ -710,8 +705,6 @@ class ExponentialWeights:
         >>> len(curve), bool(np.isclose(curve[-1], tr.bound.value))
         (41, True)
         """
-        from game.theory import best_expert_losses
-
         params = transcript.header.get("learner", {}).get("params", {})
         loss = params.get("loss", transcript.loss_name)
         if loss == "zero-one" or loss != transcript.loss_name:
