@@ -5,7 +5,7 @@
     python -m game run SCENARIO [--out FILE | --no-out] [--seed N] [--rounds N]
         [--snapshots] [--plot FILE] [--plot-kind KIND] [--quiet | --progress]
 
-The summary is :func:`game.viz._html.summary_entries` drawn as a rich table;
+The summary is :func:`game.viz.summary_entries` drawn as a rich table;
 the transcript goes to ``runs/NAME.jsonl`` unless told otherwise. A scenario's
 ``[expect]`` table is checked after the game (exactly only without ``--seed``
 or ``--rounds``): a failure exits with 1 after the summary is printed.
@@ -65,7 +65,7 @@ def _cell(row: SummaryRow) -> Text:
 
 
 def summary_table(transcript: Transcript, title: str | None = None) -> Table:
-    """A rich table of a game's summary (:func:`~game.viz._html.summary_entries`).
+    """A rich table of a game's summary (:func:`~game.viz.summary_entries`).
 
     Examples
     --------

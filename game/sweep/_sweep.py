@@ -17,7 +17,8 @@ numbers.
 per worker, at most 256 games each), and workers return one summary row per
 game, never transcripts, unless ``transcripts`` names a folder to write them
 to. Within a chunk the games run in lockstep (:func:`game.sweep.play_batch`)
-when every player has a batch kernel; the rows are identical either way.
+when both players' classes declare a lockstep kernel; the rows are identical
+either way.
 
 **Interrupting.** Ctrl-C stops the sweep cleanly: no new chunk starts, every
 worker of the default pool finishes the game in hand, and the result keeps
@@ -225,7 +226,8 @@ def sweep(
     chunk_size : int, optional
         Games per task (default: about four tasks per worker, at most 256).
     lockstep : bool, default True
-        Play a chunk in lockstep when every player has a batch kernel.
+        Play a chunk in lockstep when both players' classes declare a lockstep
+        kernel.
     transcripts : path, optional
         A folder to write every game's transcript to (``seed-S.jsonl``, or
         ``point-P-seed-S.jsonl`` with a grid).

@@ -2,9 +2,9 @@
 
 A :class:`Task` is a chunk: one grid point of a scenario and a run of seeds.
 :func:`play_chunk` plays them (in lockstep with :func:`game.sweep.play_batch`
-where every player has a batch kernel, else one by one) and returns one row
-per game, never the transcripts themselves (those are written to a folder
-when asked). Game ``seed`` of a point is exactly
+where both players' classes declare a lockstep kernel, else one by one) and
+returns one row per game, never the transcripts themselves (those are written
+to a folder when asked). Game ``seed`` of a point is exactly
 ``Scenario.play(seed=seed)`` of the scenario with the point's parameters, so
 a row depends only on its scenario, point and seed: not on the chunk, the
 worker or the executor.
@@ -96,7 +96,7 @@ class Task:
     seeds : tuple of int
         The games to play, in order.
     lockstep : bool, default True
-        Play in lockstep when every player has a batch kernel.
+        Play in lockstep when both players' classes declare a lockstep kernel.
     transcripts : str, optional
         Write each game's transcript into this folder.
     digests : bool, default False
