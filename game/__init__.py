@@ -2,6 +2,23 @@
 
 Play a learner against an adversary with :func:`play`, load and play scenario
 files with :func:`load_scenario`, read transcripts with :meth:`Transcript.load`.
+This façade holds what most users need; the rest lives in rooms named for what
+they are for, each with a façade of its own:
+
+- :mod:`game.errors`, :mod:`game.protocol`, :mod:`game.engine`,
+  :mod:`game.scenario`: the errors and the validation vocabulary, the players'
+  protocol, the round loop, scenario files;
+- :mod:`game.transcript`: the record of a game, its file and its digest;
+- :mod:`game.theory`: certificates, losses, regret, proofs, and its
+  subpackages ``bounds`` (the theorems), ``concepts`` (Boolean concepts, finite
+  classes) and ``littlestone`` (Ldim, shattered trees);
+- :mod:`game.players`: the fields a player declares, the registry, the
+  lockstep protocol;
+- :mod:`game.sweep`: many seeds, grids, executors, lockstep batches;
+- :mod:`game.testing`: conformance checks, the fuzzer, ``selfcheck``, and
+  hypothesis strategies (``game.testing.strategies``);
+- :mod:`game.viz`: HTML views, figures (``plots``), the report (``report``);
+- :mod:`game.cli`: ``python -m game``.
 
 Examples
 --------
