@@ -30,6 +30,7 @@ from __future__ import annotations
 import copy
 import json
 import math
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -148,126 +149,156 @@ def malformed_scenario(rng, base: dict[str, Any] | None = None) -> tuple[str, st
         A valid scenario to mutate (default :data:`BASE_SCENARIO`).
     """
     spec = copy.deepcopy(base if base is not None else BASE_SCENARIO)
-    kind = _pick(
-        rng,
-        [
-            "missing",
-            "wrong_type",
-            "unknown_key",
-            "absurd_top",
-            "absurd_param",
-            "bad_name",
-            "bad_path",
-            "huge_array",
-            "bad_expect",
-        ],
-    )
-    if kind == "missing":
-        key = _pick(rng, ["rounds", "learner", "adversary", "learner.name", "adversary.name"])
-        if "." in key:
-            table, k = key.split(".")
-            del spec[table][k]
-        else:
-            del spec[key]
-        return to_toml(spec), key
-    if kind == "wrong_type":
-        key = _pick(
-            rng,
-            [
-                "rounds",
-                "seed",
-                "loss",
-                "description",
-                "snapshots",
-                "learner",
-                "adversary",
-                "expect",
-            ],
-        )
-        expected = {
-            "rounds": int,
-            "seed": int,
-            "loss": str,
-            "description": str,
-            "snapshots": bool,
-            "learner": dict,
-            "adversary": dict,
-            "expect": dict,
-        }[key]
-        wrong = [v for v in _WRONG_VALUES if not _same_kind(v, expected)]
-        spec[key] = _pick(rng, wrong)
-        return to_toml(spec), key
-    if kind == "unknown_key":
-        where = _pick(rng, ["", "learner", "adversary", "expect"])
-        name = _pick(rng, ["rnds", "margn", "colour", "extra", "__class__", "import"])
-        if where:
-            spec.setdefault(where, {})[name] = 1
-            return to_toml(spec), f"{where}.{name}"
-        spec[name] = 1
-        return to_toml(spec), name
-    if kind == "absurd_top":
-        key, value = _pick(
-            rng,
-            [
-                ("rounds", -1),
-                ("rounds", -(10**12)),
-                ("rounds", 10**12),
-                ("seed", -3),
-                ("loss", "hinge"),
-                ("loss", ""),
-            ],
-        )
-        spec[key] = value
-        return to_toml(spec), key
-    if kind == "absurd_param":
-        role = _pick(rng, ["learner", "adversary"])
-        params = [
-            k
-            for k, v in spec[role].items()
-            if k != "name" and isinstance(v, int | float) and not isinstance(v, bool)
-        ]
-        if not params:
-            spec[role]["nonexistent"] = math.nan
-            return to_toml(spec), f"{role}.nonexistent"
-        key = _pick(rng, params)
-        value = _pick(rng, [v for v in _ABSURD if _absurd_for(key, v)])
-        spec[role][key] = value
-        if value in (0, -1):  # may be refused through another parameter it makes impossible
-            return to_toml(spec), f"{role}."
-        return to_toml(spec), f"{role}.{key}"
-    if kind == "bad_name":
-        role = _pick(rng, ["learner", "adversary"])
-        spec[role]["name"] = _pick(rng, [*FORBIDDEN_NAMES, "perceptorn", "", "Perceptron"])
-        return to_toml(spec), f"{role}.name"
-    if kind == "bad_path":
-        spec["adversary"] = {
-            "name": "replay",
-            "transcript": _pick(
-                rng,
-                [
-                    "/etc/passwd",
-                    "../../outside.jsonl",
-                    "missing/never.jsonl",
-                    "data/x.txt",
-                    "../scenarios/../../x.jsonl",
-                ],
-            ),
-        }
-        return to_toml(spec), "adversary.transcript"
-    if kind == "huge_array":
-        size = int(_pick(rng, [10_000, 200_000]))
-        spec["adversary"] = dict(BASE_SCENARIO["adversary"])
-        spec["adversary"]["direction"] = [1.0] * size
-        return to_toml(spec), "adversary"
-    key = _pick(rng, ["mistakes", "digest", "within_bound", "surprise"])
-    value = {
-        "mistakes": _pick(rng, ["3", -1, 2.5]),
-        "digest": _pick(rng, ["md5:0", 7]),
-        "within_bound": _pick(rng, ["yes", 1]),
-        "surprise": 1,
-    }[key]
-    spec.setdefault("expect", {})[key] = value
-    return to_toml(spec), f"expect.{key}"
+    mutate = _MUTATIONS[_pick(rng, _MUTATIONS)]
+    key = mutate(rng, spec)
+    return to_toml(spec), key
+
+
+# Each mutation changes ``spec`` in place, choosing with ``rng`` through
+# :func:`_pick`, and returns the key the ScenarioError must name. A Generator
+# picks by position, so the order of each list and table below, and the order
+# of the picks, are part of what a seed draws.
+
+
+def _drop_required(rng, spec: dict[str, Any]) -> str:
+    """A required key or table left out."""
+    key = _pick(rng, ["rounds", "learner", "adversary", "learner.name", "adversary.name"])
+    if "." in key:
+        table, k = key.split(".")
+        del spec[table][k]
+    else:
+        del spec[key]
+    return key
+
+
+#: The type each top-level key must have.
+_TYPES: dict[str, type] = {
+    "rounds": int,
+    "seed": int,
+    "loss": str,
+    "description": str,
+    "snapshots": bool,
+    "learner": dict,
+    "adversary": dict,
+    "expect": dict,
+}
+
+
+def _wrong_type(rng, spec: dict[str, Any]) -> str:
+    """A top-level key given a value of another type."""
+    key = _pick(rng, _TYPES)
+    spec[key] = _pick(rng, [v for v in _WRONG_VALUES if not _same_kind(v, _TYPES[key])])
+    return key
+
+
+def _unknown_key(rng, spec: dict[str, Any]) -> str:
+    """A key no scenario has, at the top or in a table."""
+    where = _pick(rng, ["", "learner", "adversary", "expect"])
+    name = _pick(rng, ["rnds", "margn", "colour", "extra", "__class__", "import"])
+    if where:
+        spec.setdefault(where, {})[name] = 1
+        return f"{where}.{name}"
+    spec[name] = 1
+    return name
+
+
+#: Top-level values of the right type that no game can have.
+_ABSURD_TOP: tuple[tuple[str, Any], ...] = (
+    ("rounds", -1),
+    ("rounds", -(10**12)),
+    ("rounds", 10**12),
+    ("seed", -3),
+    ("loss", "hinge"),
+    ("loss", ""),
+)
+
+
+def _absurd_top(rng, spec: dict[str, Any]) -> str:
+    """An absurd top-level value: negative or 10¹² rounds, a negative seed, an unknown loss."""
+    key, value = _pick(rng, _ABSURD_TOP)
+    spec[key] = value
+    return key
+
+
+def _absurd_parameter(rng, spec: dict[str, Any]) -> str:
+    """An absurd value for one of a player's numeric parameters (NaN, ±inf, ±10¹², 0, -1)."""
+    role = _pick(rng, ["learner", "adversary"])
+    params = [
+        k
+        for k, v in spec[role].items()
+        if k != "name" and isinstance(v, int | float) and not isinstance(v, bool)
+    ]
+    if not params:
+        spec[role]["nonexistent"] = math.nan
+        return f"{role}.nonexistent"
+    key = _pick(rng, params)
+    value = _pick(rng, [v for v in _ABSURD if _absurd_for(key, v)])
+    spec[role][key] = value
+    if value in (0, -1):  # may be refused through another parameter it makes impossible
+        return f"{role}."
+    return f"{role}.{key}"
+
+
+def _bad_name(rng, spec: dict[str, Any]) -> str:
+    """A player named by module path, misspelt, empty or by its class name."""
+    role = _pick(rng, ["learner", "adversary"])
+    spec[role]["name"] = _pick(rng, [*FORBIDDEN_NAMES, "perceptorn", "", "Perceptron"])
+    return f"{role}.name"
+
+
+#: Transcript paths a replay adversary may not read: absolute, escaping, missing, not JSON Lines.
+_BAD_PATHS = (
+    "/etc/passwd",
+    "../../outside.jsonl",
+    "missing/never.jsonl",
+    "data/x.txt",
+    "../scenarios/../../x.jsonl",
+)
+
+
+def _bad_path(rng, spec: dict[str, Any]) -> str:
+    """A replay adversary given a transcript path it may not read."""
+    spec["adversary"] = {"name": "replay", "transcript": _pick(rng, _BAD_PATHS)}
+    return "adversary.transcript"
+
+
+def _huge_array(rng, spec: dict[str, Any]) -> str:
+    """An adversary parameter given an array far larger than any scenario needs."""
+    size = int(_pick(rng, [10_000, 200_000]))
+    spec["adversary"] = dict(BASE_SCENARIO["adversary"])
+    spec["adversary"]["direction"] = [1.0] * size
+    return "adversary"
+
+
+#: Values of the wrong type or sign for each ``[expect]`` key.
+_BAD_EXPECTATIONS: dict[str, tuple[Any, ...]] = {
+    "mistakes": ("3", -1, 2.5),
+    "digest": ("md5:0", 7),
+    "within_bound": ("yes", 1),
+}
+
+
+def _bad_expect(rng, spec: dict[str, Any]) -> str:
+    """A bad value for an ``[expect]`` key, or a key ``[expect]`` does not have."""
+    key = _pick(rng, [*_BAD_EXPECTATIONS, "surprise"])
+    # a value is drawn for every key, whichever was picked: the draws after it depend on that
+    values = {k: _pick(rng, bad) for k, bad in _BAD_EXPECTATIONS.items()}
+    spec.setdefault("expect", {})[key] = values.get(key, 1)
+    return f"expect.{key}"
+
+
+#: The families of mutation, by name; :func:`malformed_scenario` picks one.
+_MUTATIONS: dict[str, Callable[[Any, dict[str, Any]], str]] = {
+    "missing": _drop_required,
+    "wrong_type": _wrong_type,
+    "unknown_key": _unknown_key,
+    "absurd_top": _absurd_top,
+    "absurd_param": _absurd_parameter,
+    "bad_name": _bad_name,
+    "bad_path": _bad_path,
+    "huge_array": _huge_array,
+    "bad_expect": _bad_expect,
+}
 
 
 def _same_kind(value: Any, kind: type) -> bool:

@@ -102,14 +102,8 @@ def _check_round(obj: dict, expected_t: int, where: str) -> None:
         raise TranscriptError(f"{where}: snapshot must be an object")
 
 
-def read_transcript(path: Path, *, allow_incomplete: bool = False) -> TranscriptFile:
-    """Read ``path`` line by line into what a Transcript is built from.
-
-    Raises
-    ------
-    TranscriptError
-        Naming the file and line: see :meth:`game.transcript.Transcript.load`.
-    """
+def _lines(path: Path) -> tuple[list[bytes], bool]:
+    """The file's lines without their newlines, and whether the last one is torn (has none)."""
     try:
         data = path.read_bytes()
     except OSError as exc:
@@ -121,90 +115,104 @@ def read_transcript(path: Path, *, allow_incomplete: bool = False) -> Transcript
         torn = False
     if not lines:
         raise TranscriptError(f"{path}: empty file; expected a transcript header on line 1")
+    return lines, torn
 
-    def parse(i: int):
-        try:
-            return json.loads(lines[i].decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise TranscriptError(f"{path}:{i + 1}: not a JSON line ({exc})") from None
 
-    header = parse(0)
+def _parse(line: bytes, where: str):
+    """The JSON value on one line."""
+    try:
+        return json.loads(line.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise TranscriptError(f"{where}: not a JSON line ({exc})") from None
+
+
+def _header(line: bytes, where: str) -> tuple[dict, dict | None]:
+    """The header line, checked: the game's header fields and the initial snapshot (or None)."""
+    header = _parse(line, where)
     if not isinstance(header, dict) or header.get("type") != "header":
-        raise TranscriptError(f"{path}:1: expected a transcript header line")
+        raise TranscriptError(f"{where}: expected a transcript header line")
     if header.get("format") != FORMAT:
-        raise TranscriptError(f"{path}:1: format {header.get('format')!r} is not {FORMAT!r}")
+        raise TranscriptError(f"{where}: format {header.get('format')!r} is not {FORMAT!r}")
     if not isinstance(header.get("version"), int) or header["version"] > VERSION:
         raise TranscriptError(
-            f"{path}:1: transcript version {header.get('version')!r} is newer than {VERSION}"
+            f"{where}: transcript version {header.get('version')!r} is newer than {VERSION}"
         )
     initial_snapshot = header.pop("initial_snapshot", None)
     for key in ("type", "format", "version"):
         header.pop(key, None)
+    return header, initial_snapshot
 
-    instances, predictions, labels, updated = [], [], [], []
-    extras: dict[str, list] = {}
+
+def _is_footer(obj) -> bool:
+    return isinstance(obj, dict) and obj.get("type") == "footer"
+
+
+@attrs.define
+class _Rounds:
+    """The round lines read so far, column by column; each line is checked as it is added.
+
+    The first round fixes which extras and snapshot keys every later round must have.
+    """
+
+    instances: list = attrs.field(factory=list)
+    predictions: list[float] = attrs.field(factory=list)
+    labels: list[int] = attrs.field(factory=list)
+    updated: list[bool] = attrs.field(factory=list)
+    extras: dict[str, list] = attrs.field(factory=dict)
     snapshots: dict[str, list] | None = None
-    footer = None
-    last = len(lines) - 1
-    for i in range(1, len(lines)):
-        where = f"{path}:{i + 1}"
-        if footer is not None:
-            raise TranscriptError(f"{where}: content after the footer")
-        try:
-            obj = parse(i)
-        except TranscriptError:
-            if i == last and torn:
-                if allow_incomplete:
-                    break
-                raise TranscriptError(
-                    f"{where}: the last line is cut short: the game did not finish; "
-                    f"pass allow_incomplete=True to keep its {len(labels)} complete rounds"
-                ) from None
-            raise
-        if isinstance(obj, dict) and obj.get("type") == "footer":
-            footer = (i + 1, obj)
-            continue
-        _check_round(obj, len(labels) + 1, where)
-        if labels:
-            if sorted(obj.get("extras", {})) != sorted(extras):
-                raise TranscriptError(f"{where}: extras keys differ from earlier rounds")
-            if ("snapshot" in obj) != (snapshots is not None):
-                raise TranscriptError(f"{where}: snapshot present on some rounds only")
+
+    def __len__(self) -> int:
+        return len(self.labels)
+
+    def add(self, obj, where: str) -> None:
+        """Check one round line's object and append its values to the columns."""
+        _check_round(obj, len(self) + 1, where)
+        if self.labels:
+            self._check_like_earlier(obj, where)
         else:
-            extras = {k: [] for k in obj.get("extras", {})}
-            snapshots = {k: [] for k in obj["snapshot"]} if "snapshot" in obj else None
-        if snapshots is not None:
-            if sorted(obj["snapshot"]) != sorted(snapshots):
+            self.extras = {k: [] for k in obj.get("extras", {})}
+            self.snapshots = {k: [] for k in obj["snapshot"]} if "snapshot" in obj else None
+        if self.snapshots is not None:
+            if sorted(obj["snapshot"]) != sorted(self.snapshots):
                 raise TranscriptError(f"{where}: snapshot keys differ from earlier rounds")
             for k, v in obj["snapshot"].items():
-                snapshots[k].append(v)
+                self.snapshots[k].append(v)
         for k, v in obj.get("extras", {}).items():
-            extras[k].append(v)
-        instances.append(_instance(obj["x"], where))
-        predictions.append(float(obj["p"]))
-        labels.append(obj["y"])
-        updated.append(obj["updated"])
+            self.extras[k].append(v)
+        self.instances.append(_instance(obj["x"], where))
+        self.predictions.append(float(obj["p"]))
+        self.labels.append(obj["y"])
+        self.updated.append(obj["updated"])
 
-    fields: dict[str, Any] = {
-        "header": header,
-        "raw_instances": instances,
-        "predictions": np.array(predictions, dtype=np.float64),
-        "labels": np.array(labels, dtype=np.int8),
-        "updated": np.array(updated, dtype=bool),
-        "extras": {k: np.array(v, dtype=np.float64) for k, v in extras.items()},
-        "snapshots": snapshots,
-        "initial_snapshot": initial_snapshot,
-        "status": "incomplete",
-    }
-    if footer is None:
-        if not allow_incomplete:
-            raise TranscriptError(
-                f"{path}: no footer after line {len(lines)}: the game did not finish; "
-                f"pass allow_incomplete=True to keep its {len(labels)} complete rounds"
-            )
-        return TranscriptFile(fields)
-    line_no, foot = footer
-    where = f"{path}:{line_no}"
+    def _check_like_earlier(self, obj: dict, where: str) -> None:
+        if sorted(obj.get("extras", {})) != sorted(self.extras):
+            raise TranscriptError(f"{where}: extras keys differ from earlier rounds")
+        if ("snapshot" in obj) != (self.snapshots is not None):
+            raise TranscriptError(f"{where}: snapshot present on some rounds only")
+
+    def fields(self) -> dict[str, Any]:
+        """The Transcript constructor's round arguments."""
+        return {
+            "raw_instances": self.instances,
+            "predictions": np.array(self.predictions, dtype=np.float64),
+            "labels": np.array(self.labels, dtype=np.int8),
+            "updated": np.array(self.updated, dtype=bool),
+            "extras": {k: np.array(v, dtype=np.float64) for k, v in self.extras.items()},
+            "snapshots": self.snapshots,
+        }
+
+
+def _unfinished(what: str, rounds: int) -> TranscriptError:
+    """The error for a file whose game did not finish, saying what allow_incomplete keeps."""
+    return TranscriptError(
+        f"{what}: the game did not finish; "
+        f"pass allow_incomplete=True to keep its {rounds} complete rounds"
+    )
+
+
+def _footer(foot: dict, where: str, rounds: int) -> tuple[dict[str, Any], str]:
+    """The footer line, checked: the Transcript arguments it holds and the digest it recorded."""
+    fields: dict[str, Any] = {}
     try:
         fields["status"] = foot["status"]
         fields["reason"] = foot.get("reason")
@@ -220,8 +228,52 @@ def read_transcript(path: Path, *, allow_incomplete: bool = False) -> Transcript
         recorded_rounds, recorded_digest = foot["rounds"], foot["digest"]
     except (KeyError, TypeError, ValueError, GameError) as exc:
         raise TranscriptError(f"{where}: malformed footer ({exc})") from None
-    if recorded_rounds != len(labels):
+    if recorded_rounds != rounds:
         raise TranscriptError(
-            f"{where}: footer says {recorded_rounds} rounds, the file holds {len(labels)}"
+            f"{where}: footer says {recorded_rounds} rounds, the file holds {rounds}"
         )
-    return TranscriptFile(fields, recorded_digest, where)
+    return fields, recorded_digest
+
+
+def read_transcript(path: Path, *, allow_incomplete: bool = False) -> TranscriptFile:
+    """Read ``path`` line by line into what a Transcript is built from.
+
+    Raises
+    ------
+    TranscriptError
+        Naming the file and line: see :meth:`game.transcript.Transcript.load`.
+    """
+    lines, torn = _lines(path)
+    header, initial_snapshot = _header(lines[0], f"{path}:1")
+    rounds = _Rounds()
+    footer = None  # (where, the footer's object) once it is read
+    for number, line in enumerate(lines[1:], start=2):
+        where = f"{path}:{number}"
+        if footer is not None:
+            raise TranscriptError(f"{where}: content after the footer")
+        try:
+            obj = _parse(line, where)
+        except TranscriptError:
+            if not (torn and number == len(lines)):
+                raise
+            if allow_incomplete:
+                break
+            raise _unfinished(f"{where}: the last line is cut short", len(rounds)) from None
+        if _is_footer(obj):
+            footer = (where, obj)
+        else:
+            rounds.add(obj, where)
+
+    fields: dict[str, Any] = {
+        "header": header,
+        **rounds.fields(),
+        "initial_snapshot": initial_snapshot,
+        "status": "incomplete",
+    }
+    if footer is None:
+        if not allow_incomplete:
+            raise _unfinished(f"{path}: no footer after line {len(lines)}", len(rounds))
+        return TranscriptFile(fields)
+    where, foot = footer
+    footer_fields, digest = _footer(foot, where, len(rounds))
+    return TranscriptFile({**fields, **footer_fields}, digest, where)

@@ -5,6 +5,7 @@ the simplest malformed document), over the built-in base scenario and every
 scenario in scenarios/.
 """
 
+import hashlib
 import tomllib
 from pathlib import Path
 
@@ -67,6 +68,18 @@ def test_malformed_scenarios_get_a_scenario_error_naming_the_key(tmp_path_factor
     with NoGame() as guard:
         _refused(tmp_path_factory.mktemp("fuzz"), text, key)
     assert not guard.started
+
+
+def test_a_seed_gives_the_same_malformed_scenarios():
+    """A seeded fuzz pass (``selfcheck --seed``) is reproducible: a seed fixes every mutation."""
+    rng = np.random.default_rng(2024)
+    drawn = [malformed_scenario(rng) for _ in range(60)]
+    keys = [key for _text, key in drawn]
+    assert keys[:6] == ["adversary.rnds", "loss", "expect.surprise", "adversary", "seed", "rounds"]
+    everything = "".join(text + key for text, key in drawn).encode()
+    assert hashlib.sha256(everything).hexdigest() == (
+        "13057d77517e8cec264deb1e40dcf50a2e77af83337d0108c005ff4dbaf4ab1a"
+    )
 
 
 @pytest.mark.parametrize("name", FORBIDDEN_NAMES)
