@@ -5,12 +5,16 @@ classes, is the private module ``_ldim_engine``). Pure: it imports nothing from
 outside itself but :mod:`game.errors`.
 """
 
-from game.theory._certificates import (
+from game.theory._certificate_kinds import (
     CERTIFICATE_KINDS,
+    certificate_class,
+    certificate_from_dict,
+    register_certificate,
+)
+from game.theory._certificates import (
     Certificate,
     ExpertCertificate,
     HalfspaceCertificate,
-    certificate_from_dict,
     first_disagreement,
 )
 from game.theory._losses import (
@@ -47,6 +51,7 @@ __all__ = [
     "best_expert",
     "best_expert_losses",
     "block_novikoff_claims",
+    "certificate_class",
     "certificate_from_dict",
     "expert_losses",
     "first_disagreement",
@@ -54,6 +59,7 @@ __all__ = [
     "margin_perceptron_claims",
     "perfect_experts",
     "predicted_label",
+    "register_certificate",
     "regret",
     "squared",
     "zero_one",

@@ -7,9 +7,9 @@ game the engine checks a realizable certificate against every round with
 :func:`first_disagreement`, so a lower-bound demonstration cannot cheat.
 
 Certificates serialise to JSON with :meth:`Certificate.to_dict` and back with
-:func:`certificate_from_dict`. Every kind is listed in :data:`CERTIFICATE_KINDS`
-by the import path of its class, which is imported when a certificate of that
-kind is read back.
+:func:`~game.theory.certificate_from_dict`, through the table of kinds
+(:data:`~game.theory.CERTIFICATE_KINDS`), which sits above this module and the
+concept classes.
 
 Examples
 --------
@@ -25,33 +25,14 @@ True
 
 from __future__ import annotations
 
-import importlib
 from typing import Any, ClassVar
 
 import attrs
 import numpy as np
 
-from game.errors import ParameterError, TranscriptError, check_integer
+from game.errors import ParameterError, check_integer
 
-__all__ = [
-    "CERTIFICATE_KINDS",
-    "Certificate",
-    "ExpertCertificate",
-    "HalfspaceCertificate",
-    "certificate_from_dict",
-    "first_disagreement",
-]
-
-#: Every kind of certificate: its ``kind`` -> "module:Class", the class that reads it back.
-CERTIFICATE_KINDS: dict[str, str] = {
-    "halfspace": "game.theory:HalfspaceCertificate",
-    "expert": "game.theory:ExpertCertificate",
-    "finite-class": "game.theory.concepts:FiniteClassCertificate",
-    "conjunction": "game.theory.concepts:Conjunction",
-    "monotone-conjunction": "game.theory.concepts:MonotoneConjunction",
-    "disjunction": "game.theory.concepts:Disjunction",
-    "decision-list": "game.theory.concepts:DecisionList",
-}
+__all__ = ["Certificate", "ExpertCertificate", "HalfspaceCertificate", "first_disagreement"]
 
 
 @attrs.frozen
@@ -96,47 +77,6 @@ class Certificate:
             "description": self.describe(),
             "params": self.params(),
         }
-
-
-def certificate_from_dict(data: dict[str, Any]) -> Certificate:
-    """Rebuild a certificate from :meth:`Certificate.to_dict` output.
-
-    The class is the one :data:`CERTIFICATE_KINDS` lists for ``data["kind"]``.
-
-    Raises
-    ------
-    TranscriptError
-        When the kind is unknown or the parameters do not fit it.
-
-    Examples
-    --------
-    >>> certificate_from_dict({"kind": "expert", "realizable": True, "params": {"expert": 2}})
-    ExpertCertificate(realizable=True, expert=2, experts=None)
-    >>> certificate_from_dict({"kind": "oracle", "realizable": True, "params": {}})
-    Traceback (most recent call last):
-    ...
-    game.errors.TranscriptError: certificate: unknown kind 'oracle'; expected one of halfspace, ...
-    """
-    if not isinstance(data, dict):
-        raise TranscriptError(f"certificate: expected an object, got {type(data).__name__}")
-    kind = data.get("kind")
-    if kind is not None and (not isinstance(kind, str) or kind not in CERTIFICATE_KINDS):
-        raise TranscriptError(
-            f"certificate: unknown kind {kind!r}; expected one of {', '.join(CERTIFICATE_KINDS)}"
-        )
-    try:
-        cls = _certificate_class(data["kind"])
-        return cls.from_params(data["params"], bool(data["realizable"]))
-    except KeyError as exc:
-        raise TranscriptError(f"certificate: missing key {exc}") from None
-    except (TypeError, ValueError) as exc:
-        raise TranscriptError(f"certificate of kind {kind!r}: {exc}") from None
-
-
-def _certificate_class(kind: str) -> type[Certificate]:
-    """The class :data:`CERTIFICATE_KINDS` names for ``kind``, imported now."""
-    module, _, name = CERTIFICATE_KINDS[kind].partition(":")
-    return getattr(importlib.import_module(module), name)
 
 
 def first_disagreement(certificate: Certificate, instances, labels) -> int | None:

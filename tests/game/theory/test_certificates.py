@@ -1,6 +1,5 @@
 """game.theory._certificates: halfspace certificates, serialisation, verification."""
 
-import importlib
 import json
 from typing import ClassVar
 
@@ -167,9 +166,50 @@ def test_a_kind_missing_from_the_table_is_not_read_back():
         certificate_from_dict(data)
 
 
+def test_a_registered_kind_is_read_back_and_its_games_load(tmp_path):
+    from game import play
+    from game.theory import register_certificate
+    from game.theory._certificate_kinds import _registered
+    from game.transcript import Transcript
+    from learners import Perceptron
+
+    class Labels:  # an adversary whose certificate is the user's own kind
+        presents = "vector"
+
+        def __init__(self):
+            self.t = 0
+
+        def instance(self, history):
+            self.t += 1
+            return np.array([1.0, 0.0]) if self.t <= 3 else None
+
+        def label(self, x, p, history):
+            return -1
+
+        def certificate(self):
+            return ConstantLabel(-1)
+
+    register_certificate(ConstantLabel)
+    try:
+        assert certificate_from_dict(ConstantLabel(-1).to_dict()) == ConstantLabel(-1)
+        tr = play(Perceptron(), Labels(), rounds=5, out=tmp_path / "t.jsonl")
+        assert Transcript.load(tmp_path / "t.jsonl").certificate == tr.certificate
+    finally:
+        _registered.pop(ConstantLabel.kind)
+
+
+def test_registering_a_certificate_refuses_what_cannot_be_read_back():
+    from game.errors import GameError
+    from game.theory import register_certificate
+
+    with pytest.raises(GameError, match="built in"):
+        register_certificate(HalfspaceCertificate)
+    with pytest.raises(GameError, match="expects a Certificate subclass"):
+        register_certificate(int)
+
+
 def _listed_class(kind):
-    module, _, name = CERTIFICATE_KINDS[kind].partition(":")
-    return getattr(importlib.import_module(module), name)
+    return CERTIFICATE_KINDS[kind]
 
 
 @pytest.mark.parametrize("kind", sorted(CERTIFICATE_KINDS))
