@@ -19,7 +19,7 @@ from pathlib import Path
 from rich.console import Console
 
 from game.errors import CertificateError, GameError, ReplayMismatch
-from game.players import lookup
+from game.players import lookup, parameters
 from game.scenario import load_scenario, scenario_from_dict
 from game.transcript import Transcript
 
@@ -68,7 +68,8 @@ def _replay_learner(recorded: Transcript, path: Path) -> Transcript:
     learner_meta = recorded.header.get("learner", {})
     cls = lookup(str(learner_meta.get("name")), "learner")
     params = dict(learner_meta.get("params", {}))
-    if any(v == "Generator" for v in params.values()):
+    drawn = [p["name"] for p in parameters(cls) if p["supplied"] == "rng"]
+    if drawn:  # its generator is not in the header: only a scenario's seed rebuilds it
         raise GameError(f"{path}: the learner is randomised and the header has no scenario seed")
     try:
         learner = cls(**params)

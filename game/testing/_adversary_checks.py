@@ -26,7 +26,7 @@ from game.players import learners_for, lookup, role_of
 from game.protocol import INSTANCE_KINDS
 from game.testing._failure import fail, play_or_fail
 from game.testing._learner_checks import pickle_mid_game
-from game.testing._reference import RandomLearner, player_name
+from game.testing._reference import RandomLearner, declared, player_name
 
 __all__ = [
     "ADVERSARY_CHECKS",
@@ -129,11 +129,13 @@ def _deterministic_learners(adversary) -> list[Factory]:
     makers = []
     for learner_name in learners_for(kind, deterministic=True):
         cls = lookup(learner_name)
+        takes = declared(cls, "concept_class")
         if kind == "point":
-            cls_ = getattr(adversary, "concept_class", None)
-            if cls_ is None:
-                continue
-            makers.append(lambda rng, cls=cls, c=cls_: cls(concept_class=c))
+            has = declared(type(adversary), "concept_class")
+            points = getattr(adversary, has) if has is not None else None
+            if points is None or takes is None:
+                continue  # no class to hand over, or no declared field to take it
+            makers.append(lambda rng, cls=cls, k=takes, c=points: cls(**{k: c}))
         else:
             makers.append(lambda rng, cls=cls: cls())
     return makers

@@ -29,12 +29,12 @@ import attrs
 import numpy as np
 
 from game.errors import GameError
-from game.players import lookup, names, parameters, role_of
+from game.players import lookup, names, role_of
 from game.scenario import load_scenario
 from game.testing._adversary_checks import ADVERSARY_CHECKS
 from game.testing._failure import CheckFailure
 from game.testing._learner_checks import LEARNER_CHECKS, check_learner_declares
-from game.testing._reference import player_name
+from game.testing._reference import declared, player_name
 
 __all__ = [
     "Check",
@@ -202,7 +202,9 @@ def registered_checks(folder: str | Path | None = None) -> tuple[list[Check], di
             skipped[name] = "plays points and no scenario gives it a concept class"
             continue
         make = factories[name][1]
-        concept_class = _supplied_class(cls, make(np.random.default_rng(0)))
+        takes = declared(cls, "concept_class")
+        player = make(np.random.default_rng(0))
+        concept_class = getattr(player, takes) if takes is not None else None
         checks += list(check_learner(make, kinds=["point"], concept_class=concept_class))
         others = sorted(set(plays) - {"point"})
         if others:
@@ -211,15 +213,7 @@ def registered_checks(folder: str | Path | None = None) -> tuple[list[Check], di
     return checks, skipped
 
 
-def _supplied_class(cls: type, player: Any) -> Any:
-    """The finite class a scenario handed ``player`` (its declared concept-class field), or None."""
-    for p in parameters(cls):
-        if p["supplied"] == "concept_class":
-            return getattr(player, p["name"], None)
-    return None
-
-
 def _no_argument_factory(cls) -> Factory:
     """Builds the player with no arguments but the generator it declares (if any)."""
-    takes = [p["name"] for p in parameters(cls) if p["supplied"] == "rng"]
-    return lambda rng: cls(**dict.fromkeys(takes, rng))
+    takes = declared(cls, "rng")
+    return lambda rng: cls(**({takes: rng} if takes is not None else {}))

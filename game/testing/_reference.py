@@ -24,10 +24,17 @@ import attrs
 import numpy as np
 
 from game.errors import GameError
-from game.players import name_of, rng_field
+from game.players import name_of, parameters, rng_field
 from game.protocol import INSTANCE_KINDS, History
 
-__all__ = ["ROUNDS", "RandomLearner", "drive", "player_name", "reference_adversary"]
+__all__ = [
+    "ROUNDS",
+    "RandomLearner",
+    "declared",
+    "drive",
+    "player_name",
+    "reference_adversary",
+]
 
 #: Rounds of the games the checks play.
 ROUNDS = 60
@@ -58,6 +65,18 @@ class RandomLearner:
 def player_name(player: Any) -> str:
     """A player's registry name, or its class name when it is not registered."""
     return name_of(type(player)) or type(player).__qualname__
+
+
+def declared(cls: type, what: str) -> str | None:
+    """The parameter of ``cls`` declared as filled by a scenario with ``what``, or None.
+
+    ``what`` is ``"rng"``, ``"loss"`` or ``"concept_class"``; the name is the
+    player's own (see :func:`game.players.parameters`), never guessed.
+    """
+    for p in parameters(cls):
+        if p["supplied"] == what:
+            return p["name"]
+    return None
 
 
 def reference_adversary(kind: str, rng: np.random.Generator, concept_class: Any = None):

@@ -197,3 +197,44 @@ def test_parametrize_with_checks_names_each_test_by_its_check():
     mark = parametrize_with_checks(checks).mark
     assert mark.args[0] == "check" and list(mark.args[1]) == checks
     assert mark.kwargs["ids"] == [f"separable-stream:{c.name}" for c in checks]
+
+
+def test_a_lower_bound_is_forced_on_a_learner_whose_class_field_has_its_own_name():
+    """The checks hand the adversary's class over through the declared fields, not by name."""
+    from typing import ClassVar
+
+    import attrs
+
+    from adversaries import OptimalAdversary
+    from game.players import _registry as reg
+    from game.players import concept_class_field
+    from game.testing import check_adversary_lower_bound
+    from game.theory.concepts import thresholds
+
+    @attrs.define
+    class FirstConsistent:
+        """Predicts with the first hypothesis still consistent."""
+
+        deterministic: ClassVar[bool] = True
+        plays: ClassVar[frozenset] = frozenset({"point"})
+        hypotheses: object = concept_class_field("the class")
+        alive: list = attrs.field(init=False, factory=list)
+
+        def predict(self, x):
+            rows = [h for h in range(self.hypotheses.matrix.shape[0]) if h not in self.alive]
+            return float(self.hypotheses.matrix[rows[0], x]) if rows else 1.0
+
+        def update(self, x, y):
+            wrong = [
+                h
+                for h in range(self.hypotheses.matrix.shape[0])
+                if self.hypotheses.matrix[h, x] != y and h not in self.alive
+            ]
+            self.alive += wrong
+            return bool(wrong)
+
+    reg.register("first-consistent", FirstConsistent)
+    try:
+        check_adversary_lower_bound(lambda rng: OptimalAdversary(thresholds(8)))
+    finally:
+        reg._registered.pop("first-consistent")
