@@ -74,7 +74,7 @@ from game.errors import (
     UnknownPlayerError,
     check_integer,
 )
-from game.players import DATA_SUFFIXES, lookup, parameters
+from game.players import DATA_SUFFIXES, SUPPLIES_ATTRIBUTE, lookup, parameters
 from game.theory import LOSSES
 from game.theory.concepts import FiniteClass, build_class
 from game.transcript import Transcript
@@ -388,11 +388,19 @@ class Scenario:
                 kwargs[name] = self.concept_class()
         params = parameters(cls)
         for p in params:
-            if p["supplied"] == "concept_class" and p["required"] and p["name"] not in kwargs:
+            if not p["required"] or p["name"] in kwargs:
+                continue
+            if p["supplied"] == "concept_class":
                 raise self._fail(
                     f"{role}.{p['name']}",
                     "this player needs a finite class: add a [concept_class] table",
                 )
+            raise self._fail(
+                f"{role}.{p['name']}",
+                "missing; give it in the player's table, or, if the scenario supplies it "
+                "(its generator, loss or concept class), declare it so (rng_field, loss_field, "
+                f"concept_class_field, or {SUPPLIES_ATTRIBUTE} on a plain class)",
+            )
         try:
             return cls(**kwargs)
         except ParameterError as exc:

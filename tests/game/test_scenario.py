@@ -704,3 +704,34 @@ def test_the_shared_class_reaches_every_player_that_declares_one(tmp_path, regis
     learner, adversary = scenario.build()
     assert learner.hypotheses is adversary.concept_class is scenario.concept_class()
     assert learner.concept_class == "mine"
+
+
+def test_a_required_parameter_nobody_gives_says_what_to_declare():
+    class Coin:
+        """A coin that needs a generator but does not say the scenario supplies it."""
+
+        deterministic = False
+        plays = frozenset({"vector"})
+
+        def __init__(self, rng, bias=0.5):
+            self.rng, self.bias = rng, bias
+
+        def predict(self, x):
+            return 1.0
+
+        def update(self, x, y):
+            return False
+
+    reg.register("undeclared-coin", Coin)
+    try:
+        spec = {
+            "rounds": 3,
+            "learner": {"name": "undeclared-coin"},
+            "adversary": {"name": "separable-stream", "dimension": 2, "margin": 0.1},
+        }
+        with pytest.raises(
+            ScenarioError, match=r"s\.toml: learner\.rng: missing; .*scenario_supplies"
+        ):
+            scenario_from_dict(spec, source="s.toml").play()
+    finally:
+        reg._registered.pop("undeclared-coin")
