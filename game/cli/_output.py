@@ -28,7 +28,14 @@ from typing import IO, Any
 
 from rich.console import Console
 
-__all__ = ["UNBOUNDED", "RoundsBar", "on_terminal", "output_console", "rounds_bar"]
+__all__ = [
+    "UNBOUNDED",
+    "RoundsBar",
+    "on_terminal",
+    "output_console",
+    "progress_wanted",
+    "rounds_bar",
+]
 
 #: The width of the console when output is not a terminal: wider than any line it prints.
 #: (Never print on it what stretches to the console's width, such as a Panel or a Rule.)
@@ -110,8 +117,14 @@ class RoundsBar:
             self.bar = None
 
 
+def progress_wanted(args: Any) -> bool:
+    """Progress on standard error: ``--progress`` asks for it, ``--quiet`` turns it off,
+    and by default it shows on a terminal only."""
+    if getattr(args, "quiet", False):
+        return False
+    return bool(getattr(args, "progress", False)) or Console(stderr=True).is_terminal
+
+
 def rounds_bar(args: Any, label: str) -> RoundsBar:
-    """The bar ``--progress`` asks for and ``--quiet`` turns off; by default on a terminal."""
-    quiet = getattr(args, "quiet", False)
-    wanted = getattr(args, "progress", False) or Console(stderr=True).is_terminal
-    return RoundsBar(label, enabled=wanted and not quiet)
+    """The rounds bar of one game, shown as :func:`progress_wanted` says."""
+    return RoundsBar(label, enabled=progress_wanted(args))

@@ -32,6 +32,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from game.cli._output import progress_wanted
 from game.errors import GameError
 from game.sweep import SweepResult, sweep
 
@@ -82,6 +83,11 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--chunk-size", type=int, help="games per task")
     p.add_argument("--no-lockstep", action="store_true", help="never play games in lockstep")
     p.add_argument("--digests", action="store_true", help="add each transcript's digest to its row")
+    shown = p.add_mutually_exclusive_group()
+    shown.add_argument("--quiet", action="store_true", help="no progress bar")
+    shown.add_argument(
+        "--progress", action="store_true", help="a progress bar even when not on a terminal"
+    )
     return p
 
 
@@ -205,7 +211,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
             lockstep=not args.no_lockstep,
             transcripts=args.transcripts,
             digests=args.digests,
-            progress=True,
+            progress=progress_wanted(args),
         )
     finally:
         if client is not None:

@@ -151,3 +151,20 @@ def test_a_violation_at_a_grid_point_is_replayed_by_a_one_seed_sweep(tmp_path, c
     assert main(args) == 1
     kept = game.Transcript.load(tmp_path / "replay" / "point-0-seed-4.jsonl")
     assert f"updates = {kept.observed('updates')} > 2" in printed
+
+
+def test_a_piped_sweep_shows_progress_only_when_asked():
+    def stderr(*extra):
+        command = [sys.executable, "-m", "game", "sweep", str(SEPARABLE), "--seeds", "0:3"]
+        done = subprocess.run(
+            [*command, "--workers", "1", "--grid", "rounds=50", *extra],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            check=True,
+        )
+        return done.stderr
+
+    assert stderr() == ""
+    assert "games" in stderr("--progress")
+    assert stderr("--quiet") == ""
