@@ -281,6 +281,15 @@ class Weights:
     weights may have decayed by e^(−200) since the last rebuild (or after 4096
     of them), rebuilds ``w`` from the exact losses (:func:`rebuild_step`).
 
+    Between rebuilds ``w`` drifts from exp(−η·(L_i − shift)). The factor an
+    update multiplies by, ``lose`` = 1 + (e^(−η) − 1) (:func:`lose_factor`, what
+    the blocked pass computes), is e^(−η) within 2⁻⁵⁴ + 2⁻⁵²·e^(−η): within
+    2⁻⁵⁴·e^η + 2⁻⁵² relatively, 2.7·10⁻⁸ at η = 20. So each loss since the
+    last rebuild moves log w_i by up to that, and each multiplication's
+    rounding by 2⁻⁵³, until the next rebuild (at most ``patience`` − 1 updates
+    later) restores the exact weights. The predictions are those of the weights
+    kept; :meth:`potential` sums Φ from the exact losses, not from ``w``.
+
     For N above SMALL = 1024 a zero-one update is applied lazily, in the same
     pass over the weights as the next round's weighted sum, so that the
     weights stream through memory once a round: every read of ``w``,
@@ -363,9 +372,42 @@ class Weights:
         return self.base + self.recent
 
     def potential(self) -> float:
-        """Φ = −ln Σ_i exp(−η·L_i), computed as η·shift − ln(total)."""
-        total = self.total
-        return self.eta * self.shift - math.log(total)
+        """Φ = −ln Σ_i exp(−η·L_i) from the exact losses: η·m − ln Σ_i exp(−η·(L_i − m)), m = min L.
+
+        The sum is formed as a rebuild forms ``total`` (block by block, the
+        weights below TINY left out), so right after a rebuild, or before any
+        update, Φ is η·shift − ln(total) bit for bit and is computed so. After
+        zero-one updates ``w`` has drifted from exp(−η·(L_i − shift)) (see the
+        class's notes), so Φ is summed again from the losses, not from ``w``.
+
+        Examples
+        --------
+        >>> weights = Weights(1, 21.0)        # one expert, who loses once
+        >>> weights.zero_one_update(np.array([1], dtype=np.int8), -1)
+        True
+        >>> weights.potential(), -math.log(weights.total)
+        (21.0, 21.0000000386)
+        """
+        self._settle()
+        if self.since == 0:  # w is a rebuild's (or untouched): its total is the sum below
+            return self.eta * self.shift - math.log(self._total)
+        base, recent, x, n = self.base, self.recent, self._f, self.n
+        step = x.shape[0]  # min(N, BLOCK): the scratch block's length
+        least = math.inf
+        for s in range(0, n, step):
+            block = x[: min(n - s, step)]
+            np.add(base[s : s + step], recent[s : s + step], out=block)
+            least = min(least, float(block.min()))
+        total = 0.0
+        for s in range(0, n, step):
+            block = x[: min(n - s, step)]
+            np.add(base[s : s + step], recent[s : s + step], out=block)
+            np.subtract(block, least, out=block)
+            np.multiply(block, -self.eta, out=block)
+            np.exp(block, out=block)
+            block[block < TINY] = 0.0
+            total += dot(block, self._ones[: block.shape[0]])
+        return self.eta * least - math.log(total)
 
     def _blocks(self, v: np.ndarray | None) -> float:
         """One pass over the weights: apply the pending update, sum w, and return w·v."""

@@ -574,10 +574,15 @@ class ExponentialWeights:
 
     Notes
     -----
-    ``snapshot()`` is ``{"potential": Φ_t}``, Φ_t = −ln Σ_i w_i after the round's
-    update (Φ_1 = −ln N before round 1, when N is known); the proof of
-    Theorem 16.3 shows Φ_{t+1} − Φ_t ≥ (1 − e^(−η))·ℓ(ŷ_t, y_t), which
-    :func:`game.theory.bounds.potential_slack` checks round by round.
+    ``snapshot()`` is ``{"potential": Φ_t}``, Φ_t = −ln Σ_i exp(−η·L_i) after the
+    round's update, summed from the exact losses (Φ_1 = −ln N before round 1,
+    when N is known); the proof of Theorem 16.3 shows
+    Φ_{t+1} − Φ_t ≥ (1 − e^(−η))·ℓ(ŷ_t, y_t), which
+    :func:`game.theory.bounds.potential_slack` checks round by round. The
+    weights kept drift from exp(−η·L_i) between rebuilds, by up to 2⁻⁵⁴·e^η
+    relatively per loss (:class:`learners._weights.Weights`); Φ does not, and
+    a drift D of the predictions' weights moves the inequality by at most
+    (e^D − 1)²/2.
 
     Examples
     --------
@@ -668,7 +673,7 @@ class ExponentialWeights:
         return np.zeros(0) if self._weights is None else self._weights.losses()
 
     def snapshot(self) -> dict[str, float]:
-        """Φ_t = −ln Σ_i exp(−η·L_i) (empty before N is known)."""
+        """Φ_t = −ln Σ_i exp(−η·L_i), from the exact losses L_i (empty before N is known)."""
         if self._weights is None:
             return {}
         return {"potential": self._weights.potential()}

@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from learners import _weights as weights_module
 from learners._weights import FLOOR, FOLD, WeightRows, Weights, due, patience
 
 
@@ -80,3 +81,53 @@ def test_fresh_weights_are_untouched_until_updated(n):
     assert weights.untouched()
     weights.zero_one_update(np.full(n, -1, dtype=np.int8), 1)
     assert not weights.untouched()
+
+
+def exact_potential(losses: np.ndarray, eta: float) -> float:
+    """−ln Σ_i exp(−η·L_i), the sum correctly rounded (math.fsum)."""
+    least = float(losses.min())
+    return eta * least - math.log(math.fsum(np.exp(-eta * (losses - least)).tolist()))
+
+
+@given(
+    n=st.integers(1, 100),
+    eta=st.floats(0.01, 30.0),
+    rounds=st.integers(1, 120),
+    graded_rate=st.sampled_from([0.0, 0.1]),
+    small=st.booleans(),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_the_potential_is_summed_from_the_exact_losses(n, eta, rounds, graded_rate, small, seed):
+    # the weights kept drift from exp(−η·L_i) by up to 2⁻⁵⁴·e^η a loss (10⁻³ at
+    # η = 30); Φ does not: it is the exact losses' within the rounding of its sum
+    rng = np.random.default_rng(seed)
+    with pytest.MonkeyPatch.context() as patch:
+        if small:  # blocks of 8 experts above 8: the blocked, lazy update and sum
+            patch.setattr(weights_module, "SMALL", 8)
+            patch.setattr(weights_module, "BLOCK", 8)
+        weights = Weights(n, eta)
+        for _ in range(rounds):
+            if rng.random() < graded_rate:
+                weights.update(rng.random(n))
+            else:
+                weights.zero_one_update(np.where(rng.random(n) < rng.random(), -1, 1), 1)
+            phi, want = weights.potential(), exact_potential(weights.losses(), eta)
+            assert abs(phi - want) <= 8 * 2.0**-53 * (n + 2 + abs(want))
+
+
+@pytest.mark.parametrize("eta", [0.3, 5.0, 19.825281931823064, 30.0])
+def test_the_potential_between_rebuilds_is_the_rebuilt_weights_bit_for_bit(eta):
+    # summed from the losses as a rebuild sums its weights: rebuilding changes nothing
+    rng = np.random.default_rng(7)
+    weights = Weights(9, eta)
+    for _ in range(patience(eta) - 1):
+        weights.zero_one_update(np.where(rng.random(9) < 0.4, -1, 1), 1)
+        assert weights.since > 0
+        rebuilt = Weights(9, eta)
+        rebuilt.base, rebuilt.recent = weights.base.copy(), weights.recent.copy()
+        rebuilt.rebuild()
+        assert (
+            weights.potential()
+            == rebuilt.potential()
+            == (rebuilt.eta * rebuilt.shift - math.log(rebuilt.total))
+        )
