@@ -113,7 +113,7 @@ class SOA:
         }
 
     def mistake_bound(self, transcript) -> Bound | None:
-        """Lemma 21.7's Ldim(H), or None when the labels played contradict every h ∈ H."""
-        if not self._realizable:
+        """Lemma 21.7's Ldim(H), or None when no h ∈ H gives the labels played (H empty too)."""
+        if not self._realizable or not self._alive.any():
             return None
         return soa_bound(self.concept_class.engine.ldim())
