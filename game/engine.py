@@ -40,7 +40,15 @@ from typing import Any
 import attrs
 import numpy as np
 
-from game.errors import CertificateError, GameError, ProtocolError, check_integer
+from game.errors import (
+    CertificateError,
+    GameError,
+    ParameterError,
+    ProtocolError,
+    check_choice,
+    check_instance,
+    check_integer,
+)
 from game.players import describe_player
 from game.protocol import Adversary, History, Learner
 from game.theory import Certificate, first_disagreement, get_loss
@@ -62,6 +70,28 @@ _STAGES = {
     6: ("learner", "extras"),
     7: ("adversary", "extras"),
 }
+
+
+def _check_options(*, out: Any = None, meta: Any = None, progress: Any = None) -> None:
+    """Check the options a game takes beside its players (each may be None).
+
+    ``out`` a path (str or os.PathLike), ``meta`` a dict, ``progress`` a
+    callable; anything else is a :class:`~game.errors.ParameterError` naming it.
+
+    Examples
+    --------
+    >>> _check_options(out="game.jsonl", meta={"seed": 0})
+    >>> _check_options(meta=5)
+    Traceback (most recent call last):
+    ...
+    game.errors.ParameterError: meta must be a dict of header entries, got 5
+    """
+    if out is not None:
+        check_instance("out", out, (str, os.PathLike), "a path (str or os.PathLike)")
+    if meta is not None:
+        check_instance("meta", meta, dict, "a dict of header entries")
+    if progress is not None and not callable(progress):
+        raise ParameterError("progress", progress, "a callable progress(done, rounds)")
 
 
 def game_header(
@@ -154,6 +184,10 @@ def play(
 
     Raises
     ------
+    ParameterError
+        For a bad argument: ``rounds`` not an integer ≥ 0, an unknown ``loss``,
+        ``snapshots`` not a bool, ``out`` not a path, ``meta`` not a dict,
+        ``progress`` not callable.
     ProtocolError
         A player broke the protocol (a prediction outside [-1, 1] or NaN, a label
         other than ±1, an ``update`` that returned no bool) or raised: the message
@@ -165,6 +199,8 @@ def play(
     """
     rounds = check_integer("rounds", rounds, low=0)
     get_loss(loss)
+    snapshots = check_choice("snapshots", snapshots, (False, True))
+    _check_options(out=out, meta=meta, progress=progress)
     header = game_header(
         learner, adversary, rounds=rounds, loss=loss, snapshots=snapshots, meta=meta
     )

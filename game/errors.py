@@ -304,7 +304,10 @@ def check_real(
         expected = "a finite number" if finite else "a number"
     if _is_bool(value) or not isinstance(value, numbers.Real):
         raise ParameterError(parameter, value, expected)
-    number = float(value)
+    try:
+        number = float(value)
+    except OverflowError:  # an integer (or a Fraction) beyond the largest float
+        raise ParameterError(parameter, value, expected, "too large for a float") from None
     ok = not math.isnan(number) and (not finite or math.isfinite(number))
     if ok and low is not None:
         ok = number >= low if closed_low else number > low

@@ -57,6 +57,7 @@ Examples
 from __future__ import annotations
 
 import numbers
+import os
 import re
 import tomllib
 from pathlib import Path
@@ -72,6 +73,8 @@ from game.errors import (
     ParameterError,
     ScenarioError,
     UnknownPlayerError,
+    check_choice,
+    check_instance,
     check_integer,
 )
 from game.players import DATA_SUFFIXES, SUPPLIES_ATTRIBUTE, lookup, parameters
@@ -120,14 +123,22 @@ def _ints(table: dict, kinds: dict) -> dict:
     return {k: int(v) if kinds.get(k) is int else v for k, v in table.items()}
 
 
-def load_scenario(path: str | Path) -> Scenario:
+def load_scenario(path: str | os.PathLike) -> Scenario:
     """Read and validate a scenario file.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The ``.toml`` file.
 
     Raises
     ------
+    ParameterError
+        When ``path`` is not a path (a str or an os.PathLike).
     ScenarioError
         Naming the file, the key and what was expected.
     """
+    check_instance("path", path, (str, os.PathLike), "a path (str or os.PathLike)")
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -438,6 +449,9 @@ class Scenario:
             seed = check_integer("seed", seed, low=0)
         if rounds is not None:
             rounds = check_integer("rounds", rounds, low=0, high=MAX_ROUNDS)
+        if snapshots is not None:
+            snapshots = check_choice("snapshots", snapshots, (False, True))
+        check = check_choice("check", check, (False, True))
         learner, adversary = self.build(seed)
         meta = self.meta(seed=seed, rounds=rounds, snapshots=snapshots)
         spec = meta["scenario"]["spec"]

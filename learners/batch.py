@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 import attrs
 import numpy as np
 
-from game.errors import GameError
+from game.errors import GameError, ParameterError, check_choice, check_generator, check_integer
 from game.players import integer_at_least
 from game.theory import HalfspaceCertificate
 from game.theory.bounds import Bound, batch_perceptron
@@ -108,7 +108,7 @@ class BatchPerceptron:
         rng : numpy.random.Generator, optional
             For the "random" rule (default: seeded with 0).
         max_iterations : int, default 1_000_000
-            Give up after this many iterations.
+            Give up after this many iterations (an integer ≥ 0).
 
         Returns
         -------
@@ -117,14 +117,24 @@ class BatchPerceptron:
 
         Raises
         ------
+        ParameterError
+            For a bad argument, named as ``fit`` calls it: ``X`` not a finite
+            matrix, ``y`` not one label ±1 per row, an unknown ``rule``, ``rng``
+            not a Generator, ``max_iterations`` not an integer ≥ 0.
         GameError
             When no separator is found within ``max_iterations`` (the set may
             not be linearly separable through the origin).
         """
-        from adversaries.picker import misclassified, pick_index, training_set
+        from adversaries.picker import RULES, misclassified, pick_index, training_set
 
-        X, labels = training_set(X, y)
-        rng = np.random.default_rng(0) if rng is None else rng
+        try:
+            X, labels = training_set(X, y)
+        except ParameterError as exc:  # training_set names them instances and labels
+            named = {"instances": "X", "labels": "y"}
+            raise exc.renamed(named.get(exc.parameter, exc.parameter)) from None
+        rule = check_choice("rule", rule, RULES)
+        rng = np.random.default_rng(0) if rng is None else check_generator("rng", rng)
+        max_iterations = check_integer("max_iterations", max_iterations, low=0)
         w = np.zeros(X.shape[1])
         previous = -1
         for t in range(max_iterations + 1):

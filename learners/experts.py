@@ -622,8 +622,30 @@ class ExponentialWeights:
         self._weights = Weights(n, self.learning_rate_for(n))
 
     def learning_rate_for(self, n: int) -> float:
-        """The η played with N = n experts: ``eta``, or the tuned one with ``loss_bound``."""
-        return self.eta if self.loss_bound is None else tuned_eta(n, self.loss_bound)
+        """The η played with N = n experts: ``eta``, or the tuned one with ``loss_bound``.
+
+        Raises
+        ------
+        ParameterError
+            Naming ``n`` unless it is an integer ≥ 1 (≥ 2 with ``loss_bound``:
+            Corollary 16.4's tuning needs ln N > 0).
+
+        Examples
+        --------
+        >>> ExponentialWeights(eta=0.5).learning_rate_for(4)
+        0.5
+        >>> ExponentialWeights(loss_bound=8.0).learning_rate_for(1)
+        Traceback (most recent call last):
+        ...
+        game.errors.ParameterError: n must be an integer ≥ 2, got 1
+        """
+        n = check_integer("n", n, low=1)
+        if self.loss_bound is None:
+            return self.eta
+        try:
+            return tuned_eta(n, self.loss_bound)
+        except ParameterError as exc:
+            raise (exc.renamed("n") if exc.parameter == "experts" else exc) from None
 
     @property
     def learning_rate(self) -> float | None:

@@ -21,6 +21,7 @@ from typing import Any, ClassVar
 import attrs
 import numpy as np
 
+from game.errors import ParameterError
 from game.players import concept_class_field
 from game.theory.bounds import Bound, soa_bound
 from game.theory.concepts import FiniteClass, point_index
@@ -71,7 +72,10 @@ class SOA:
         self._alive = np.ones(self.concept_class.n_hypotheses, dtype=bool)
 
     def _sides(self, x: Any) -> tuple[int, np.ndarray]:
-        x = point_index(x, self.concept_class.n_points)
+        try:
+            x = point_index(x, self.concept_class.n_points)
+        except ParameterError as exc:  # a played instance: the referee names the round
+            raise ValueError(str(exc)) from None
         if x != self._x:
             self._plus = self._alive & (self.concept_class.matrix[:, x] > 0)
             self._x = x
@@ -113,7 +117,7 @@ class SOA:
         }
 
     def mistake_bound(self, transcript) -> Bound | None:
-        """Lemma 21.7's Ldim(H), or None when the labels played contradict every h ∈ H."""
-        if not self._realizable:
+        """Lemma 21.7's Ldim(H), or None when no h ∈ H gives the labels played (H empty too)."""
+        if not self._realizable or not self._alive.any():
             return None
         return soa_bound(self.concept_class.engine.ldim())

@@ -7,7 +7,8 @@
 Prints the players checked, the checks run and passed, and how many malformed
 scenarios and damaged transcripts got the right answer (see
 :func:`game.testing.selfcheck`), then every player skipped and why, and every
-failure; exits with 1 when anything failed.
+failure; exits with 1 when anything failed, and with 2 (one line naming the
+option) for a bad option.
 """
 
 from __future__ import annotations
@@ -18,7 +19,12 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from game.errors import ParameterError
+
 __all__ = ["add_parser", "run"]
+
+#: selfcheck's parameters by the options that give them.
+_OPTIONS = {"folder": "--scenarios", "seconds": "--seconds", "seed": "--seed"}
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
@@ -36,7 +42,10 @@ def run(args: argparse.Namespace, console: Console) -> int:
     """Run the checks and the fuzz pass, print the counts; 1 when anything failed."""
     from game.testing import selfcheck
 
-    report = selfcheck(args.scenarios, seconds=args.seconds, seed=args.seed)
+    try:
+        report = selfcheck(args.scenarios, seconds=args.seconds, seed=args.seed)
+    except ParameterError as exc:  # named as the command line spells it
+        raise exc.renamed(_OPTIONS.get(exc.parameter, exc.parameter)) from None
     table = Table(title="selfcheck", show_header=False, title_justify="left")
     table.add_column("", style="bold")
     table.add_column("", justify="right")

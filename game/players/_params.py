@@ -4,7 +4,8 @@ Players are attrs classes whose fields are the scenario parameters. The
 validators here are thin adapters over the checks of :mod:`game.errors`, so
 every field is refused with the same :class:`~game.errors.ParameterError`
 (its message names the parameter, as a caller writes it, and the value); a
-numpy scalar that passes is stored as the Python number it equals.
+numpy scalar or a ``Fraction`` that passes is stored as the Python number it
+equals (a real number as a ``float``, an integer as an ``int``).
 
 A field the scenario fills is *declared* so in its metadata, never guessed
 from its name:
@@ -79,9 +80,18 @@ def _name(attribute) -> str:
     return getattr(attribute, "alias", None) or attribute.name
 
 
+#: Types a field keeps as given: the Python numbers, bools and strings themselves.
+_PLAIN = (int, float, bool, str)
+
+
 def _keep(instance, attribute, value, normalised) -> None:
-    """Store a numpy scalar as the Python value it equals (so no int8 arithmetic overflows)."""
-    if instance is not None and isinstance(value, np.generic):
+    """Store a value of another type as the Python value it equals.
+
+    A numpy scalar becomes the ``int`` or ``float`` it equals (so no int8
+    arithmetic overflows), a ``Fraction`` the ``float``; a Python ``int``,
+    ``float``, ``bool`` or ``str`` is stored as given.
+    """
+    if instance is not None and type(value) not in _PLAIN:
         object.__setattr__(instance, attribute.name, normalised)
 
 

@@ -48,13 +48,13 @@ from __future__ import annotations
 
 import copy
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
 
 from game.engine import extras_clash, game_header, play, settle
-from game.errors import GameError, check_choice, check_integer
+from game.errors import GameError, ParameterError, check_choice, check_integer
 from game.players import LockstepLearner, Source, kernel_for
 from game.theory import get_loss
 from game.transcript import Transcript, versions
@@ -118,22 +118,27 @@ def lockstep_supported(learners: Sequence, adversaries: Sequence, rounds: int) -
     return _plan(list(learners), list(adversaries), rounds) is not None
 
 
-def _check(learners, adversaries, rounds, loss, meta, errors) -> list:
+def _check(learners, adversaries, rounds, loss, meta, errors, lockstep) -> list:
+    """play_batch's arguments, checked; the header entries of each game."""
     if len(learners) != len(adversaries):
-        raise GameError(
-            f"play_batch needs one adversary per learner, got {len(learners)} learners "
-            f"and {len(adversaries)} adversaries"
+        raise ParameterError(
+            "adversaries",
+            adversaries,
+            "one adversary per learner",
+            f"{len(adversaries)} adversaries for {len(learners)} learners",
         )
     check_integer("rounds", rounds, low=0)
     get_loss(loss)
     check_choice("errors", errors, ("raise", "return"))
+    check_choice("lockstep", lockstep, (False, True))
     if meta is None or isinstance(meta, dict):
         return [meta] * len(learners)
+    expected = f"a dict or one dict per game ({len(learners)} games)"
+    if not isinstance(meta, Iterable) or isinstance(meta, str | bytes):
+        raise ParameterError("meta", meta, expected)
     metas = list(meta)
-    if len(metas) != len(learners):
-        raise GameError(
-            f"meta must be a dict or one dict per game, got {len(metas)} for {len(learners)}"
-        )
+    if len(metas) != len(learners) or not all(m is None or isinstance(m, dict) for m in metas):
+        raise ParameterError("meta", meta, expected)
     return metas
 
 
@@ -177,6 +182,13 @@ def play_batch(
         the batch's time divided evenly among its games; snapshots are not
         logged (use :func:`game.play` for them).
 
+    Raises
+    ------
+    ParameterError
+        For a bad argument, before any game is played: as many adversaries as
+        learners, ``rounds`` an integer ≥ 0, a known ``loss``, ``meta`` a dict
+        or one per game, ``errors`` one of its two words, ``lockstep`` a bool.
+
     Examples
     --------
     >>> import numpy as np
@@ -190,7 +202,7 @@ def play_batch(
     [(3, 1, 3), (3, 1, 1)]
     """
     learners, adversaries = list(learners), list(adversaries)
-    metas = _check(learners, adversaries, rounds, loss, meta, errors)
+    metas = _check(learners, adversaries, rounds, loss, meta, errors, lockstep)
     plan = _plan(learners, adversaries, rounds) if lockstep else None
     if plan is None:
         out = []

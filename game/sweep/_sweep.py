@@ -52,7 +52,7 @@ from typing import Any
 
 import numpy as np
 
-from game.errors import GameError, ParameterError, check_integer
+from game.errors import GameError, ParameterError, check_choice, check_instance, check_integer
 from game.scenario import Scenario, load_scenario
 from game.sweep._grid import grid_points
 from game.sweep._result import SweepResult
@@ -86,7 +86,12 @@ def parse_seeds(seeds: Any) -> list[int]:
     >>> parse_seeds("4:x")
     Traceback (most recent call last):
     ...
-    game.errors.GameError: seeds: '4:x' is not a seed or a range A:B[:STEP] of seeds
+    game.errors.ParameterError: seeds must be seeds and ranges A:B[:STEP] separated by commas, ...
+
+    Raises
+    ------
+    ParameterError
+        Naming ``seeds`` (or ``seed``, for one seed of an iterable) and the value.
     """
     if isinstance(seeds, str):
         out: list[int] = []
@@ -100,8 +105,11 @@ def parse_seeds(seeds: Any) -> list[int]:
             elif len(numbers_) in (2, 3):
                 out.extend(range(*numbers_))
             else:
-                raise GameError(
-                    f"seeds: {part.strip()!r} is not a seed or a range A:B[:STEP] of seeds"
+                raise ParameterError(
+                    "seeds",
+                    seeds,
+                    "seeds and ranges A:B[:STEP] separated by commas",
+                    f"{part.strip()!r} is not a seed or a range A:B[:STEP] of seeds",
                 )
         values: Iterable = out
     elif isinstance(seeds, numbers.Number | np.bool_):  # a count: an integer, not a bool
@@ -110,14 +118,14 @@ def parse_seeds(seeds: Any) -> list[int]:
         try:
             values = list(seeds)
         except TypeError:
-            raise GameError(
-                f"seeds: expected a number of seeds, an iterable of seeds or text, got {seeds!r}"
+            raise ParameterError(
+                "seeds", seeds, "a number of seeds, an iterable of seeds or text"
             ) from None
     result = [check_integer("seed", s, low=0) for s in values]
     if len(set(result)) != len(result):
         seen: set[int] = set()
         dup = next(s for s in result if s in seen or seen.add(s))
-        raise GameError(f"seeds: seed {dup} is given twice")
+        raise ParameterError("seeds", seeds, "distinct seeds", f"seed {dup} is given twice")
     return result
 
 
@@ -244,12 +252,20 @@ def sweep(
     ------
     ScenarioError
         A bad scenario, grid key or grid value, before any game is played.
-    GameError
-        Bad seeds, workers or chunk size.
+    ParameterError
+        A bad argument: seeds, workers, chunk size, a flag that is not a bool,
+        a scenario or folder that is not a path.
     """
     if not isinstance(scenario, Scenario):
+        check_instance(
+            "scenario", scenario, (str, os.PathLike), "a Scenario or a path (str or os.PathLike)"
+        )
         scenario = load_scenario(scenario)
     seed_list = parse_seeds(seeds)
+    if grid is not None:
+        check_instance("grid", grid, dict, "a dict of parameter keys to lists of values")
+    for name, flag in (("lockstep", lockstep), ("digests", digests), ("progress", progress)):
+        check_choice(name, flag, (False, True))
     points = grid_points(scenario, grid, first_seed=seed_list[0] if seed_list else None)
     if workers is not None:
         workers = check_integer("workers", workers, low=1)
@@ -258,6 +274,9 @@ def sweep(
     if executor is not None and not callable(getattr(executor, "submit", None)):
         raise ParameterError("executor", executor, "a concurrent.futures.Executor")
     if transcripts is not None:
+        check_instance(
+            "transcripts", transcripts, (str, os.PathLike), "a path (str or os.PathLike)"
+        )
         transcripts = Path(transcripts)
         try:
             transcripts.mkdir(parents=True, exist_ok=True)

@@ -15,13 +15,16 @@ Examples
 
 from __future__ import annotations
 
+import os
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import attrs
 import numpy as np
 
+from game.errors import ParameterError, check_instance, check_integer, check_real
 from game.scenario import load_scenario
 from game.testing._checks import registered_checks, run_checks
 from game.testing._fuzz import (
@@ -62,19 +65,39 @@ class SelfcheckReport:
         return self.checks_failed == 0 and self.fuzz_wrong == 0
 
 
-def selfcheck(folder="scenarios", *, seconds: float = 3.0, seed: int = 0) -> SelfcheckReport:
+def _arguments(folder: Any, seconds: Any, seed: Any) -> tuple[Path, float, int]:
+    """selfcheck's arguments, checked: the folder as a Path, the seconds, the seed."""
+    check_instance("folder", folder, (str, os.PathLike), "a path (str or os.PathLike)")
+    if not Path(folder).is_dir():
+        raise ParameterError("folder", str(folder), "a folder of scenarios")
+    seconds = check_real("seconds", seconds, low=0)
+    seed = check_integer("seed", seed, low=0)
+    return Path(folder), seconds, seed
+
+
+def selfcheck(
+    folder: str | os.PathLike = "scenarios", *, seconds: float = 3.0, seed: int = 0
+) -> SelfcheckReport:
     """Run the conformance suite over the registry and a fuzz pass of ``seconds``.
 
     Parameters
     ----------
     folder : path-like
-        Scenarios that tell how to build each adversary (and point learner),
-        and the valid documents the fuzzer mutates.
+        A folder of scenarios that tell how to build each adversary (and point
+        learner), and the valid documents the fuzzer mutates.
     seconds : float
-        Time for the fuzz pass.
+        Time for the fuzz pass, ≥ 0 (it tries at least one scenario and one
+        transcript).
     seed : int
-        Seeds the fuzzer.
+        Seeds the fuzzer, ≥ 0.
+
+    Raises
+    ------
+    ParameterError
+        For a folder that is not one, a negative or non-finite ``seconds``, a
+        seed that is not a non-negative integer.
     """
+    folder, seconds, seed = _arguments(folder, seconds, seed)
     report = SelfcheckReport()
     checks, report.skipped = registered_checks(folder)
     report.players = len({c.player for c in checks})

@@ -57,7 +57,7 @@ from typing import Any
 
 import numpy as np
 
-from game.errors import ParameterError
+from game.errors import ParameterError, check_integer
 
 __all__ = ["LdimEngine", "popcount_rows"]
 
@@ -139,19 +139,27 @@ class LdimEngine:
     # -- states --------------------------------------------------------------------
 
     def _rows(self, rows: Any) -> np.ndarray:
+        """Hypothesis indices from ``rows``: None (all), a bool mask, or indices."""
         if rows is None:
             return np.arange(self.n_hypotheses, dtype=np.intp)
-        rows = np.asarray(rows)
-        if rows.dtype == np.bool_:
-            if rows.shape != (self.n_hypotheses,):
-                raise ValueError(
-                    f"a row mask needs {self.n_hypotheses} entries, got shape {rows.shape}"
-                )
-            return np.flatnonzero(rows)
-        idx = np.unique(rows.astype(np.intp).reshape(-1))
-        if idx.size and (idx[0] < 0 or idx[-1] >= self.n_hypotheses):
-            raise IndexError(f"hypothesis indices must be in 0..{self.n_hypotheses - 1}")
-        return idx
+        n = self.n_hypotheses
+        expected = f"a bool mask of {n} entries or hypothesis indices in 0..{n - 1}"
+        try:
+            array = np.asarray(rows)
+        except (TypeError, ValueError):
+            raise ParameterError("rows", rows, expected) from None
+        if array.dtype == np.bool_:
+            if array.shape != (n,):
+                raise ParameterError("rows", rows, expected)
+            return np.flatnonzero(array)
+        if array.size == 0:
+            return np.zeros(0, dtype=np.intp)
+        if array.dtype.kind not in "iu":
+            raise ParameterError("rows", rows, expected)
+        idx = np.unique(array.reshape(-1))
+        if idx[0] < 0 or idx[-1] >= n:
+            raise ParameterError("rows", rows, expected)
+        return idx.astype(np.intp)
 
     def state(self, rows: Any = None) -> _State:
         """The reduced, keyed restriction to ``rows`` (a bool mask or indices; None: all)."""
@@ -301,6 +309,9 @@ class LdimEngine:
     def ldim(self, rows: Any = None) -> int:
         """Ldim of the restriction to ``rows`` (a bool mask or hypothesis indices; None: all).
 
+        A mask of another length, an index out of range or a row that is neither
+        is a :class:`~game.errors.ParameterError` naming ``rows``.
+
         Examples
         --------
         >>> import numpy as np
@@ -326,7 +337,7 @@ class LdimEngine:
 
     def at_least(self, rows: Any, k: int) -> bool:
         """Is Ldim of the restriction to ``rows`` at least ``k``? Often far cheaper than ldim."""
-        return self._ge(self.state(rows), int(k))
+        return self._ge(self.state(rows), check_integer("k", k))
 
     def witness(self, rows: Any = None) -> int | None:
         """A point x maximising min(Ldim(V_x⁺), Ldim(V_x⁻)); None when no point splits V.

@@ -36,7 +36,7 @@ from typing import Any
 import attrs
 import numpy as np
 
-from game.errors import GameError, TranscriptError
+from game.errors import GameError, TranscriptError, check_choice, check_instance
 from game.theory import (
     Certificate,
     best_expert,
@@ -444,10 +444,15 @@ class Transcript:
 
         Raises
         ------
+        ParameterError
+            When ``path`` is not a path (str or os.PathLike) or
+            ``allow_incomplete`` not a bool.
         TranscriptError
             Naming the file and line: a corrupt or out-of-order line, a missing
             footer (unless allowed), a digest that does not match the rounds.
         """
+        check_instance("path", path, (str, os.PathLike), "a path (str or os.PathLike)")
+        allow_incomplete = check_choice("allow_incomplete", allow_incomplete, (False, True))
         read = read_transcript(Path(path), allow_incomplete=allow_incomplete)
         transcript = cls(**read.fields)
         if read.footer is not None and read.digest != transcript.digest:

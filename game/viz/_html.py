@@ -28,6 +28,8 @@ from typing import Any
 import attrs
 import numpy as np
 
+from game.errors import check_integer
+
 __all__ = [
     "STYLE",
     "SummaryRow",
@@ -61,7 +63,12 @@ def format_value(value: Any, digits: int = 6) -> str:
     --------
     >>> format_value(None), format_value(True), format_value(2 / 3), format_value([1, 2])
     ('—', 'yes', '0.666667', '[1, 2]')
+    >>> format_value(2 / 3, digits=0)
+    Traceback (most recent call last):
+    ...
+    game.errors.ParameterError: digits must be an integer ≥ 1, got 0
     """
+    digits = check_integer("digits", digits, low=1)
     if value is None:
         return "—"
     if isinstance(value, bool | np.bool_):
@@ -275,8 +282,10 @@ def transcript_html(transcript, *, rounds: int = 5) -> str:
     transcript : Transcript
         Any game.
     rounds : int, default 5
-        Rounds shown at each end (all of them when the game has at most twice as many).
+        Rounds shown at each end, ≥ 0 (all of them when the game has at most
+        twice as many).
     """
+    rounds = check_integer("rounds", rounds, low=0)
     summary = table(summary_rows(transcript), caption="summary")
     body = summary + (_rounds_table(transcript, rounds) if len(transcript) else "")
     return f'<div class="olg"><style>{STYLE}</style>{body}</div>'
@@ -307,7 +316,7 @@ def sweep_html(result, *, games: int = 10) -> str:
     result : SweepResult
         What :func:`game.sweep` returned.
     games : int, default 10
-        How many of its per-game rows to show after the summary.
+        How many of its per-game rows to show after the summary (≥ 0).
 
     Examples
     --------
@@ -319,6 +328,7 @@ def sweep_html(result, *, games: int = 10) -> str:
     >>> "violating seeds" in text and "4" in text
     True
     """
+    games = check_integer("games", games, low=0)
     entries = result.summary()
     keys = list(result.grid_keys)
     rows = []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+import re
 
 import networkx as nx
 import numpy as np
@@ -67,6 +68,35 @@ def test_refuses_trees_it_cannot_walk():
         with pytest.raises(ParameterError, match=message) as info:
             TreeAdversary(**kwargs)
         assert info.value.parameter == parameter
+
+
+def _no_instances() -> nx.DiGraph:
+    tree = littlestone_tree(thresholds(3))
+    for node in tree:
+        tree.nodes[node].pop("instance", None)
+    return tree
+
+
+def _unlabelled() -> nx.DiGraph:
+    tree = littlestone_tree(thresholds(3))
+    for a, b in tree.edges:
+        tree.edges[a, b].pop("label")
+    return tree
+
+
+@pytest.mark.parametrize(
+    ("tree", "says"),
+    [
+        (_no_instances(), "internal node 1 has no instance"),
+        (_unlabelled(), "its two edges must be labelled -1 and +1"),
+        (nx.DiGraph([(1, 2), (3, 4)]), "not a rooted tree"),
+    ],
+    ids=["no instances", "no labels", "two roots"],
+)
+def test_a_malformed_tree_is_refused_naming_tree(tree, says):
+    with pytest.raises(ParameterError, match=re.escape(says)) as info:
+        TreeAdversary(tree=tree, concept_class=thresholds(3))
+    assert info.value.parameter == "tree" and info.value.value is tree
 
 
 # -- the halfspace tree ------------------------------------------------------------------

@@ -20,7 +20,7 @@ import pytest
 
 import adversaries
 import learners
-from game import GameError, ParameterError, load_scenario
+from game import GameError, ParameterError, Transcript, load_scenario, play, play_batch, sweep
 from game.errors import (
     check_choice,
     check_generator,
@@ -29,14 +29,21 @@ from game.errors import (
     check_positive,
     check_real,
 )
-from game.sweep import parse_seeds
+from game.sweep import SweepResult, parse_seeds
 from game.theory import ExpertCertificate, expert_losses
 from game.theory.bounds import (
     conjunction_bound,
     constant_experts_lower_bound,
     decision_list_bound,
+    exponential_weights,
+    exponential_weights_tuned,
+    halfspace_tree_lower_bound,
     halving,
     halving_lower_bound,
+    ldim_lower_bound,
+    randomized_weighted_majority,
+    shattered_tree_lower_bound,
+    soa_bound,
     weighted_majority,
     winnow_bound,
 )
@@ -51,10 +58,12 @@ from game.theory.concepts import (
     intervals,
     monotone_conjunctions,
     parities,
+    point_index,
     singletons,
     thresholds,
 )
 from game.theory.littlestone import halfspace_tree
+from game.viz import format_value, sweep_html, transcript_html
 from learners.experts import tuned_eta
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
@@ -173,6 +182,40 @@ def test_check_real(kwargs, good, bad, message):
     assert info.value.parameter == "x"
 
 
+@pytest.mark.parametrize("kwargs", [{}, {"finite": False}, {"low": 0}], ids=repr)
+@pytest.mark.parametrize(
+    "huge", [10**400, -(10**400), Fraction(10**400, 3)], ids=["+", "-", "frac"]
+)
+def test_a_number_beyond_the_floats_is_refused_not_overflowed(kwargs, huge):
+    with pytest.raises(ParameterError, match=r"\(too large for a float\)$") as info:
+        check_real("x", huge, **kwargs)
+    assert info.value.parameter == "x" and info.value.value == huge
+
+
+@pytest.mark.parametrize(
+    ("make", "parameter"),
+    [
+        (lambda v: learners.ExponentialWeights(eta=v), "eta"),
+        (lambda v: _stream(margin=v), "margin"),
+        (lambda v: learners.WeightedMajority(beta=v), "beta"),
+    ],
+    ids=["ExponentialWeights(eta)", "SeparableStream(margin)", "WeightedMajority(beta)"],
+)
+def test_players_refuse_a_huge_integer_naming_the_parameter(make, parameter):
+    with pytest.raises(ParameterError) as info:
+        make(10**400)
+    assert info.value.parameter == parameter
+
+
+def test_a_real_field_stores_a_fraction_or_numpy_number_as_a_float_and_keeps_python_numbers():
+    assert type(learners.ExponentialWeights(eta=Fraction(1, 2)).eta) is float
+    assert learners.ExponentialWeights(eta=Fraction(1, 2)).eta == 0.5
+    assert type(learners.ExponentialWeights(eta=np.float32(0.5)).eta) is float
+    assert type(learners.ExponentialWeights(eta=2).eta) is int  # a Python number as given
+    assert type(learners.ExponentialWeights(eta=0.25).eta) is float
+    assert type(learners.Perceptron(dimension=np.int16(3)).dimension) is int
+
+
 def test_check_positive():
     assert check_positive("eta", np.int64(2)) == 2.0
     for bad in (0, -1, math.inf, math.nan, True, "1"):
@@ -254,6 +297,54 @@ ENTRY_POINTS = [
     ("conjunction_bound", conjunction_bound, "variables", 3),
     ("decision_list_bound", lambda v: decision_list_bound(v, 1), "variables", 3),
     ("winnow_bound", lambda v: winnow_bound(4, v), "relevant", 3),
+    (
+        "weighted_majority(best_mistakes)",
+        lambda v: weighted_majority(4, v, 0.5),
+        "best_mistakes",
+        3,
+    ),
+    (
+        "randomized_weighted_majority(experts)",
+        lambda v: randomized_weighted_majority(v, 0, 0.5),
+        "experts",
+        3,
+    ),
+    (
+        "randomized_weighted_majority(best_mistakes)",
+        lambda v: randomized_weighted_majority(4, v, 0.5),
+        "best_mistakes",
+        3,
+    ),
+    ("exponential_weights", lambda v: exponential_weights(v, 0.0, 1.0), "experts", 3),
+    ("exponential_weights_tuned", lambda v: exponential_weights_tuned(v, 1.0), "experts", 3),
+    ("soa_bound", soa_bound, "ldim", 3),
+    ("ldim_lower_bound", ldim_lower_bound, "ldim", 3),
+    ("shattered_tree_lower_bound", shattered_tree_lower_bound, "depth", 3),
+    ("halfspace_tree_lower_bound", halfspace_tree_lower_bound, "rounds", 3),
+    ("point_index", lambda v: point_index(v, 4), "x", 3),
+    ("LdimEngine.at_least(k)", lambda v: intervals(3).engine.at_least(None, v), "k", 3),
+    (
+        "ExponentialWeights.learning_rate_for",
+        lambda v: learners.ExponentialWeights().learning_rate_for(v),
+        "n",
+        3,
+    ),
+    (
+        "BatchPerceptron.fit(max_iterations)",
+        lambda v: learners.BatchPerceptron().fit(
+            [[1.0, 0.0], [0.0, 1.0]], [1, 1], max_iterations=v
+        ),
+        "max_iterations",
+        3,
+    ),
+    ("transcript_html(rounds)", lambda v: transcript_html(_expert_game(), rounds=v), "rounds", 3),
+    (
+        "sweep_html(games)",
+        lambda v: sweep_html(SweepResult(rows=[], columns=[]), games=v),
+        "games",
+        3,
+    ),
+    ("format_value(digits)", lambda v: format_value(0.5, digits=v), "digits", 3),
     ("tuned_eta", lambda v: tuned_eta(v, 1.0), "experts", 3),
     ("expert_losses(t)", lambda v: expert_losses(_expert_game(), v), "t", 3),
     ("Perceptron", lambda v: learners.Perceptron(dimension=v), "dimension", 3),
@@ -311,3 +402,129 @@ def test_numpy_integers_are_accepted_and_bools_refused_everywhere(make, paramete
             make(bad)
         assert info.value.parameter == parameter, str(info.value)
         assert str(info.value).startswith(f"{parameter} must be "), str(info.value)
+
+
+# -- every public entry point that takes a bool, a path or a dict of header entries --------
+
+
+def _replay():
+    return adversaries.Replay(instances=np.eye(2), labels=[1, -1])
+
+
+def _saved(tmp_path) -> Path:
+    path = tmp_path / "game.jsonl"
+    play(learners.Perceptron(), _replay(), rounds=2, out=path)
+    return path
+
+
+#: (entry point, parameter, call): each takes the parameter as a bool (bool or numpy.bool_).
+FLAGS = [
+    (
+        "play",
+        "snapshots",
+        lambda v, tmp: play(learners.Perceptron(), _replay(), rounds=2, snapshots=v),
+    ),
+    (
+        "Scenario.play",
+        "snapshots",
+        lambda v, tmp: _scenario().play(rounds=2, snapshots=v, check=False),
+    ),
+    ("Scenario.play", "check", lambda v, tmp: _scenario().play(rounds=2, check=v)),
+    (
+        "play_batch",
+        "lockstep",
+        lambda v, tmp: play_batch([learners.Perceptron()], [_replay()], rounds=2, lockstep=v),
+    ),
+    ("sweep", "lockstep", lambda v, tmp: sweep(_scenario(), 1, workers=1, lockstep=v)),
+    ("sweep", "digests", lambda v, tmp: sweep(_scenario(), 1, workers=1, digests=v)),
+    ("sweep", "progress", lambda v, tmp: sweep(_scenario(), 1, workers=1, progress=v)),
+    (
+        "Transcript.load",
+        "allow_incomplete",
+        lambda v, tmp: Transcript.load(_saved(tmp), allow_incomplete=v),
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("parameter", "make"), [f[1:] for f in FLAGS], ids=[f"{f[0]}({f[1]})" for f in FLAGS]
+)
+def test_a_flag_is_a_bool_or_a_numpy_bool_and_nothing_else(tmp_path, parameter, make):
+    for good in (True, False, np.bool_(True)):
+        make(good, tmp_path)
+    for bad in ("yes", "no", 1, 0, np.int64(1), [True]):
+        with pytest.raises(ParameterError) as info:
+            make(bad, tmp_path)
+        assert info.value.parameter == parameter, str(info.value)
+        assert str(info.value).startswith(f"{parameter} must be one of False, True, got ")
+
+
+#: (entry point, parameter, call): each takes the parameter as a path (str or os.PathLike);
+#: those after the first two take None too (no file).
+PATHS = [
+    ("load_scenario", "path", lambda v: load_scenario(v)),
+    ("Transcript.load", "path", lambda v: Transcript.load(v)),
+    ("sweep", "scenario", lambda v: sweep(v, 1, workers=1)),
+    ("sweep", "transcripts", lambda v: sweep(_scenario(), 1, workers=1, transcripts=v)),
+    ("play", "out", lambda v: play(learners.Perceptron(), _replay(), rounds=2, out=v)),
+    ("Scenario.play", "out", lambda v: _scenario().play(rounds=2, out=v, check=False)),
+]
+NOT_PATHS = [5, b"scenario.toml", ["a.toml"]]
+CASES = [(name, parameter, call, bad) for name, parameter, call in PATHS for bad in NOT_PATHS]
+CASES += [(*PATHS[i], None) for i in (0, 1, 2)]
+
+
+@pytest.mark.parametrize(
+    ("parameter", "make", "bad"),
+    [c[1:] for c in CASES],
+    ids=[f"{c[0]}({c[1]}={c[3]!r})" for c in CASES],
+)
+def test_a_path_is_a_str_or_a_path_like_and_nothing_else(parameter, make, bad):
+    with pytest.raises(ParameterError, match=r"must be .*a path") as info:
+        make(bad)
+    assert info.value.parameter == parameter, str(info.value)
+
+
+def test_the_paths_that_pass_are_read_and_written(tmp_path):
+    path = _saved(tmp_path)
+    assert len(Transcript.load(str(path))) == len(Transcript.load(path)) == 2
+    assert load_scenario(str(SCENARIOS / "perceptron_separable.toml")).rounds > 0
+    assert len(sweep(SCENARIOS / "perceptron_separable.toml", 1, workers=1)) == 1
+
+
+@pytest.mark.parametrize(
+    ("make", "parameter"),
+    [
+        (lambda: play(learners.Perceptron(), _replay(), rounds=2, meta=5), "meta"),
+        (lambda: play(learners.Perceptron(), _replay(), rounds=2, meta=[("a", 1)]), "meta"),
+        (lambda: play(learners.Perceptron(), _replay(), rounds=2, progress=5), "progress"),
+        (lambda: play_batch([learners.Perceptron()], [_replay()], rounds=2, meta=5), "meta"),
+        (lambda: play_batch([learners.Perceptron()], [_replay()], rounds=2, meta="a"), "meta"),
+        (lambda: play_batch([learners.Perceptron()], [_replay()], rounds=2, meta=[5]), "meta"),
+        (lambda: play_batch([learners.Perceptron()], [_replay()], rounds=2, meta=[{}, {}]), "meta"),
+        (lambda: play_batch([learners.Perceptron()], [], rounds=2), "adversaries"),
+    ],
+    ids=[
+        "play meta=5",
+        "play meta=list",
+        "play progress=5",
+        "batch meta=5",
+        "batch meta=text",
+        "batch meta=[5]",
+        "batch meta two for one",
+        "batch no adversary",
+    ],
+)
+def test_header_entries_are_a_dict_or_one_dict_per_game(make, parameter):
+    with pytest.raises(ParameterError) as info:
+        make()
+    assert info.value.parameter == parameter, str(info.value)
+    assert isinstance(info.value, GameError)
+
+
+def test_header_entries_that_pass_reach_the_header():
+    (game,) = play_batch([learners.Perceptron()], [_replay()], rounds=2, meta=iter([{"note": "x"}]))
+    assert game.header["note"] == "x"
+    assert (
+        play(learners.Perceptron(), _replay(), rounds=2, meta={"note": "y"}).header["note"] == "y"
+    )

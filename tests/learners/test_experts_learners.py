@@ -272,6 +272,28 @@ def test_exponential_weights_tuned_eta_and_bound():
         tuned_eta(1, 1.0)
 
 
+@pytest.mark.parametrize(
+    ("learner", "n", "message"),
+    [
+        (ExponentialWeights(), True, "n must be an integer ≥ 1, got True"),
+        (ExponentialWeights(), 0, "n must be an integer ≥ 1, got 0"),
+        (ExponentialWeights(), -1, "n must be an integer ≥ 1, got -1"),
+        (ExponentialWeights(), 2.5, "n must be an integer ≥ 1, got 2.5"),
+        (ExponentialWeights(loss_bound=8.0), 1, "n must be an integer ≥ 2, got 1"),
+    ],
+)
+def test_learning_rate_for_refuses_a_bad_number_of_experts_naming_n(learner, n, message):
+    with pytest.raises(ParameterError, match=f"^{message}$") as info:
+        learner.learning_rate_for(n)
+    assert info.value.parameter == "n"
+
+
+def test_learning_rate_for_takes_numpy_integers():
+    assert ExponentialWeights(eta=0.5).learning_rate_for(np.int64(1)) == 0.5
+    tuned = ExponentialWeights(loss_bound=8.0).learning_rate_for(np.uint8(16))
+    assert tuned == pytest.approx(tuned_eta(16, 8.0))
+
+
 def test_exponential_weights_bound_only_for_its_convex_loss():
     from adversaries.experts import ExpertStream
 

@@ -1,10 +1,12 @@
 """The Batch Perceptron: ``fit``, and the same loop as a game against the picker."""
 
+import re
+
 import numpy as np
 import pytest
 
 from adversaries import MisclassifiedPicker, SeparableStream
-from game import GameError, play
+from game import GameError, ParameterError, play
 from game.theory.bounds import batch_perceptron
 from learners import BatchPerceptron
 
@@ -47,6 +49,34 @@ def test_fit_gives_up_on_a_set_no_halfspace_separates():
     X = np.array([[1.0, 0.0], [1.0, 0.0]])
     with pytest.raises(GameError, match="no separator in 50 iterations"):
         BatchPerceptron().fit(X, np.array([1, -1]), max_iterations=50)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "parameter", "message"),
+    [
+        ({"max_iterations": True}, "max_iterations", "an integer ≥ 0, got True"),
+        ({"max_iterations": -1}, "max_iterations", "an integer ≥ 0, got -1"),
+        ({"max_iterations": 2.5}, "max_iterations", "an integer ≥ 0, got 2.5"),
+        ({"rule": "last"}, "rule", "one of 'first', 'cyclic', 'random', got 'last'"),
+        ({"rng": 0}, "rng", "a numpy.random.Generator, got 0"),
+        ({"X": [[1.0, np.nan]]}, "X", "a finite matrix of numbers"),
+        ({"y": [1, 0]}, "y", "a vector of -1 and 1, got [1, 0]"),
+        ({"y": [1]}, "y", "a vector of 2 entries, got [1]"),
+    ],
+)
+def test_fit_refuses_a_bad_argument_naming_it(kwargs, parameter, message):
+    arguments = {"X": [[1.0, 0.0], [0.0, 1.0]], "y": [1, -1]} | kwargs
+    X, y = arguments.pop("X"), arguments.pop("y")
+    with pytest.raises(ParameterError, match=f"^{parameter} must be " + re.escape(message)) as info:
+        BatchPerceptron().fit(X, y, **arguments)
+    assert info.value.parameter == parameter
+
+
+def test_fit_takes_a_numpy_integer_and_zero_iterations():
+    X, y = np.array([[1.0, 0.0], [0.0, 1.0]]), np.array([1, 1])
+    assert BatchPerceptron().fit(X, y, max_iterations=np.int64(5))[1] == 2
+    with pytest.raises(GameError, match="no separator in 0 iterations"):
+        BatchPerceptron().fit(X, y, max_iterations=0)
 
 
 def test_bound_rescales_the_certificate_to_margin_one():

@@ -10,7 +10,7 @@ import pytest
 import game
 from adversaries import OptimalAdversary, Replay
 from game import ParameterError
-from game.theory.concepts import intervals, singletons, thresholds
+from game.theory.concepts import FiniteClass, intervals, singletons, thresholds
 from game.theory.littlestone import ldim
 from learners import SOA
 
@@ -65,6 +65,13 @@ def test_mistake_bound_is_the_class_ldim():
     tr = game.play(SOA(cls), OptimalAdversary(cls), rounds=50)
     assert tr.bound.value == ldim(cls)
     assert "Lemma 21.7" in tr.bound.source
+
+
+def test_no_bound_over_the_empty_class():
+    # Lemma 21.7 is about a class with a hypothesis; Ldim(∅) = −1 is no mistake bound
+    empty = FiniteClass(np.zeros((0, 3)))
+    tr = game.play(SOA(empty), Replay(instances=np.zeros(0, dtype=np.int64), labels=[]), rounds=0)
+    assert len(tr) == 0 and tr.bound is None
 
 
 def test_bad_points_are_protocol_errors():

@@ -3,19 +3,57 @@
 from __future__ import annotations
 
 import math
+import numbers
 from typing import Any
 
 import attrs
+import numpy as np
 
-from game.errors import check_choice, check_instance, check_real
+from game.errors import ParameterError, check_choice, check_instance, check_real
 
-__all__ = ["Bound"]
+__all__ = ["Bound", "real_vector"]
 
 _KINDS = ("upper", "lower")
 
 
 def _number(value) -> float:
     return check_real("value", value, finite=False)
+
+
+def _real(value: Any) -> bool:
+    return isinstance(value, numbers.Real) and not isinstance(value, bool | np.bool_)
+
+
+def real_vector(parameter: str, value: Any) -> np.ndarray:
+    """The finite real numbers of ``value`` (a sequence or an array), flattened, as float64.
+
+    A theorem's per-round quantities (margins, losses, potentials) pass through
+    here: bools, text and NaN or infinite entries are refused, naming the
+    caller's parameter.
+
+    Examples
+    --------
+    >>> real_vector("margins", [1, 0.5]).tolist()
+    [1.0, 0.5]
+    >>> real_vector("margins", [0.5, float("nan")])
+    Traceback (most recent call last):
+    ...
+    game.errors.ParameterError: margins must be an array of finite numbers, got [0.5, nan]
+    """
+    expected = "an array of finite numbers"
+    if value is None or isinstance(value, str | bytes):
+        raise ParameterError(parameter, value, expected)
+    try:
+        array = np.asarray(value)
+        if array.dtype.kind not in "iuf" and array.size:
+            if array.dtype.kind != "O" or not all(map(_real, array.flat)):
+                raise TypeError(array.dtype)
+        array = array.astype(np.float64, copy=False).ravel()
+    except (TypeError, ValueError, OverflowError):
+        raise ParameterError(parameter, value, expected) from None
+    if not np.isfinite(array).all():
+        raise ParameterError(parameter, value, expected)
+    return array
 
 
 def _string(instance, attribute, value) -> None:

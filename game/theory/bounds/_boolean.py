@@ -146,7 +146,7 @@ def winnow_bound(variables: int, relevant: int, variant: str = "elimination") ->
     variables : int
         n, which is also Winnow's threshold.
     relevant : int
-        r, the number of variables of the target disjunction.
+        r, the number of variables of the target disjunction (0 ≤ r ≤ n).
     variant : {"elimination", "halving"}
 
     Examples
@@ -157,7 +157,7 @@ def winnow_bound(variables: int, relevant: int, variant: str = "elimination") ->
     1.0
     """
     n = check_integer("variables", variables, low=1)
-    r = _count(relevant, "relevant")
+    r = check_integer("relevant", relevant, low=0, high=n)
     variant = check_choice("variant", variant, WINNOW_SOURCES)
     if variant == "elimination":
         value = 1 + 2 * r * (1 + math.log2(n))

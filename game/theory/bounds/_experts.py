@@ -19,8 +19,8 @@ import math
 
 import numpy as np
 
-from game.errors import check_integer, check_positive, check_real
-from game.theory.bounds._base import Bound
+from game.errors import ParameterError, check_integer, check_positive, check_real
+from game.theory.bounds._base import Bound, real_vector
 
 __all__ = [
     "EXPONENTIAL_WEIGHTS_SOURCE",
@@ -68,6 +68,14 @@ def _check_experts(experts: int) -> int:
 
 def _check_beta(beta: float) -> float:
     return check_real("beta", beta, low=0, high=1, closed_low=False, closed_high=False)
+
+
+def _check_mistakes(best_mistakes: int) -> int:
+    return check_integer("best_mistakes", best_mistakes, low=0)
+
+
+def _check_loss(name: str, loss: float) -> float:
+    return check_real(name, loss, low=0)
 
 
 def halving(experts: int) -> Bound:
@@ -150,7 +158,7 @@ def weighted_majority(experts: int, best_mistakes: int, beta: float) -> Bound:
     experts : int
         N.
     best_mistakes : int
-        m, the mistakes of the best expert on the rounds played.
+        m ≥ 0, the mistakes of the best expert on the rounds played.
     beta : float
         The factor in (0, 1) that multiplies the weight of a wrong expert.
 
@@ -159,12 +167,11 @@ def weighted_majority(experts: int, best_mistakes: int, beta: float) -> Bound:
     >>> round(weighted_majority(1024, 5, 0.5).value, 3)
     36.141
     """
-    n, b = _check_experts(experts), _check_beta(beta)
-    value = (math.log2(n) + best_mistakes * math.log2(1.0 / b)) / math.log2(2.0 / (1.0 + b))
+    n, m, b = _check_experts(experts), _check_mistakes(best_mistakes), _check_beta(beta)
+    value = (math.log2(n) + m * math.log2(1.0 / b)) / math.log2(2.0 / (1.0 + b))
     return Bound(
         value,
-        f"mistakes ≤ (log₂ N + m·log₂(1/β)) / log₂(2/(1+β)) with N = {n}, "
-        f"m = {best_mistakes:g}, β = {b:g}",
+        f"mistakes ≤ (log₂ N + m·log₂(1/β)) / log₂(2/(1+β)) with N = {n}, m = {m}, β = {b:g}",
         WEIGHTED_MAJORITY_SOURCE,
     )
 
@@ -182,12 +189,11 @@ def randomized_weighted_majority(experts: int, best_mistakes: int, beta: float) 
     >>> round(b.value, 4), b.quantity
     (8.3178, 'mistake_probability')
     """
-    n, b = _check_experts(experts), _check_beta(beta)
-    value = (best_mistakes * math.log(1.0 / b) + math.log(n)) / (1.0 - b)
+    n, m, b = _check_experts(experts), _check_mistakes(best_mistakes), _check_beta(beta)
+    value = (m * math.log(1.0 / b) + math.log(n)) / (1.0 - b)
     return Bound(
         value,
-        f"expected mistakes ≤ (m·ln(1/β) + ln N) / (1 − β) with N = {n}, "
-        f"m = {best_mistakes:g}, β = {b:g}",
+        f"expected mistakes ≤ (m·ln(1/β) + ln N) / (1 − β) with N = {n}, m = {m}, β = {b:g}",
         RANDOMIZED_WEIGHTED_MAJORITY_SOURCE,
         quantity="mistake_probability",
     )
@@ -204,7 +210,7 @@ def exponential_weights(experts: int, best_loss: float, eta: float) -> Bound:
     experts : int
         N.
     best_loss : float
-        L*, the least cumulative loss of an expert on the rounds played.
+        L* ≥ 0, the least cumulative loss of an expert on the rounds played.
     eta : float
         The learning rate η > 0.
 
@@ -214,6 +220,7 @@ def exponential_weights(experts: int, best_loss: float, eta: float) -> Bound:
     1.0965
     """
     n = _check_experts(experts)
+    best_loss = _check_loss("best_loss", best_loss)
     eta = check_positive("eta", eta)
     value = (eta * best_loss + math.log(n)) / -math.expm1(-eta)
     return Bound(
@@ -238,9 +245,9 @@ def exponential_weights_tuned(
     experts : int
         N.
     best_loss : float
-        L*, the best expert's cumulative loss.
+        L* ≥ 0, the best expert's cumulative loss.
     loss_bound : float, optional
-        L̃, the bound on L* that η was tuned for (default: L* itself).
+        L̃ ≥ 0, the bound on L* that η was tuned for (default: L* itself).
 
     Examples
     --------
@@ -250,7 +257,8 @@ def exponential_weights_tuned(
     True
     """
     n = _check_experts(experts)
-    bound = best_loss if loss_bound is None else loss_bound
+    best_loss = _check_loss("best_loss", best_loss)
+    bound = best_loss if loss_bound is None else _check_loss("loss_bound", loss_bound)
     ln_n = math.log(n)
     value = best_loss + ln_n + math.sqrt(2.0 * bound * ln_n) if best_loss <= bound else math.inf
     return Bound(
@@ -286,10 +294,13 @@ def potential_slack(potentials, losses, eta: float) -> np.ndarray:
     >>> bool(potential_slack(phi, [0.5], 1.0)[0] >= 0)
     True
     """
-    phi = np.asarray(potentials, dtype=np.float64)
-    ell = np.asarray(losses, dtype=np.float64)
-    if phi.shape != (ell.shape[0] + 1,):
-        raise ValueError(
-            f"expected {ell.shape[0] + 1} potentials for {ell.shape[0]} rounds, got {phi.shape}"
+    phi = real_vector("potentials", potentials)
+    ell = real_vector("losses", losses)
+    eta = check_positive("eta", eta)
+    if np.ndim(potentials) != 1 or phi.size != ell.size + 1:
+        raise ParameterError(
+            "potentials",
+            potentials,
+            f"a vector of {ell.size + 1} values, one more than the losses ({ell.size} rounds)",
         )
     return np.diff(phi) + np.expm1(-eta) * ell

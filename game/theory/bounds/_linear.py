@@ -24,8 +24,8 @@ import math
 
 import numpy as np
 
-from game.errors import check_positive, check_real
-from game.theory.bounds._base import Bound
+from game.errors import check_instance, check_positive, check_real
+from game.theory.bounds._base import Bound, real_vector
 
 __all__ = [
     "MARGIN_SOURCE",
@@ -60,6 +60,11 @@ _GRID = 200
 _TINY = 1e-12
 
 
+def _radius(radius: float, *, finite: bool = True) -> float:
+    """R, the largest norm of an instance: a number ≥ 0 (``inf`` too where the bound is inf)."""
+    return check_real("radius", radius, low=0, finite=finite)
+
+
 def block_novikoff(radius: float, margin: float) -> Bound:
     """Block–Novikoff: the Perceptron updates at most (R/γ)² times.
 
@@ -72,10 +77,11 @@ def block_novikoff(radius: float, margin: float) -> Bound:
     Parameters
     ----------
     radius : float
-        R: the largest norm of an instance played.
+        R ≥ 0: the largest norm of an instance played (``inf`` gives ``inf``).
     margin : float
         γ: the smallest y·(u·x) over the rounds played, for a unit vector u.
-        A margin ≤ 0 means no separator is known and the bound is infinite.
+        A margin ≤ 0 (−inf too) means no separator is known and the bound is
+        infinite.
 
     Returns
     -------
@@ -89,6 +95,8 @@ def block_novikoff(radius: float, margin: float) -> Bound:
     >>> block_novikoff(1.0, 0.0).value
     inf
     """
+    radius = _radius(radius, finite=False)
+    margin = check_real("margin", margin, high=math.inf, closed_high=False, finite=False)
     value = (radius / margin) ** 2 if margin > 0 else math.inf
     return Bound(
         value,
@@ -117,7 +125,8 @@ def total_distance(margins, gamma: float) -> float:
     >>> total_distance([0.5, 0.1, -0.2], 0.3)
     0.7
     """
-    m = np.asarray(margins, dtype=np.float64)
+    m = real_vector("margins", margins)
+    gamma = check_positive("gamma", gamma)
     return float(np.maximum(0.0, gamma - m).sum())
 
 
@@ -166,7 +175,7 @@ def balcan_nonseparable(margins, gamma: float | None = None) -> Bound:
     >>> balcan_nonseparable([0.5, -0.1]).value <= balcan_nonseparable([0.5, -0.1], 0.5).value
     True
     """
-    m = np.sort(np.asarray(margins, dtype=np.float64).ravel())
+    m = np.sort(real_vector("margins", margins))
     prefix = np.concatenate(([0.0], np.cumsum(m)))
     if gamma is not None:
         gamma = check_positive("gamma", gamma)
@@ -224,7 +233,7 @@ def perceptron_hinge(update_margins, radius: float, *, margins=None, scale=None)
     update_margins : array_like
         y_t·(u·x_t) on the update rounds.
     radius : float
-        R, the largest norm of an instance played.
+        R ≥ 0, the largest norm of an instance played.
     margins : array_like, optional
         y_t·(u·x_t) on every round, to choose c (default: ``update_margins``).
     scale : float, optional
@@ -243,10 +252,13 @@ def perceptron_hinge(update_margins, radius: float, *, margins=None, scale=None)
     >>> b.holds(2)
     True
     """
-    mu = np.sort(np.asarray(update_margins, dtype=np.float64).ravel())
+    mu = np.sort(real_vector("update_margins", update_margins))
+    radius = _radius(radius)
     prefix_u = np.concatenate(([0.0], np.cumsum(mu)))
+    if margins is not None:
+        margins = real_vector("margins", margins)
     if scale is None:
-        ma = mu if margins is None else np.sort(np.asarray(margins, dtype=np.float64).ravel())
+        ma = mu if margins is None else np.sort(margins)
         prefix_a = np.concatenate(([0.0], np.cumsum(ma)))
         positive = ma[ma > _TINY]
         if positive.size:
@@ -310,16 +322,21 @@ def batch_perceptron(radius: float, b: float) -> Bound:
     Parameters
     ----------
     radius : float
-        R.
+        R ≥ 0 (``inf`` gives ``inf``).
     b : float
-        B, or an upper estimate of it (``inf`` when none is known).
+        B ≥ 0, or an upper estimate of it (``inf`` when none is known).
 
     Examples
     --------
     >>> batch_perceptron(2.0, 3.0).value
     36.0
     """
-    value = (radius * b) ** 2 if math.isfinite(b) else math.inf
+    radius = _radius(radius, finite=False)
+    b = check_real("b", b, low=0, finite=False)
+    if b == 0:  # no example constrains w: no iteration
+        value = 0.0
+    else:
+        value = (radius * b) ** 2 if math.isfinite(b) else math.inf
     return Bound(
         value,
         f"iterations ≤ (RB)² with R = {radius:.6g}, B ≤ {b:.6g}",
@@ -367,7 +384,9 @@ def ogd_regret(
     2.5
     """
     eta = check_positive("eta", eta)
-    m = np.sort(np.asarray(update_margins, dtype=np.float64).ravel())
+    m = np.sort(real_vector("update_margins", update_margins))
+    gradient_norms2 = check_real("gradient_norms2", gradient_norms2, low=0, finite=False)
+    check_instance("quantity", quantity, str, "a string")
     prefix = np.concatenate(([0.0], np.cumsum(m)))
 
     def rhs(c):

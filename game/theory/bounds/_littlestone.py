@@ -16,6 +16,7 @@ Examples
 
 from __future__ import annotations
 
+from game.errors import check_integer
 from game.theory.bounds._base import Bound
 
 __all__ = [
@@ -50,6 +51,7 @@ def soa_bound(ldim: int) -> Bound:
     >>> print(soa_bound(4))
     mistakes ≤ 4  (SOA: mistakes ≤ Ldim(H) = 4; Shalev-Shwartz & Ben-David, ...)
     """
+    ldim = check_integer("ldim", ldim, low=0)
     return Bound(ldim, f"SOA: mistakes ≤ Ldim(H) = {ldim}", SOA_SOURCE)
 
 
@@ -66,6 +68,7 @@ def shattered_tree_lower_bound(depth: int) -> Bound:
     >>> b.value, b.kind, b.holds(5), b.holds(4)
     (5.0, 'lower', True, False)
     """
+    depth = check_integer("depth", depth, low=0)
     return Bound(
         depth,
         f"mistakes ≥ {depth}: the depth of a tree the class shatters (≤ Ldim(H))",
@@ -82,6 +85,7 @@ def ldim_lower_bound(ldim: int) -> Bound:
     >>> print(ldim_lower_bound(3))
     mistakes ≥ 3  (mistakes ≥ Ldim(H) = 3 for every deterministic learner; ...)
     """
+    ldim = check_integer("ldim", ldim, low=0)
     return Bound(
         ldim,
         f"mistakes ≥ Ldim(H) = {ldim} for every deterministic learner",
@@ -98,6 +102,7 @@ def halfspace_tree_lower_bound(rounds: int) -> Bound:
     >>> halfspace_tree_lower_bound(30).value
     30.0
     """
+    rounds = check_integer("rounds", rounds, low=0)
     return Bound(
         rounds,
         f"mistakes ≥ {rounds}: every round, along a tree halfspaces shatter",

@@ -56,6 +56,7 @@ array([[ 1,  1,  1],
 from __future__ import annotations
 
 import inspect
+import numbers
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
@@ -446,7 +447,7 @@ def as_finite_class(value: Any, parameter: str = "concept_class") -> FiniteClass
 
 
 def point_index(x: Any, n_points: int) -> int:
-    """A point instance as a Python int in 0..n_points − 1 (ValueError otherwise).
+    """A point instance as a Python int in 0..n_points − 1; else a ParameterError naming ``x``.
 
     Examples
     --------
@@ -456,16 +457,17 @@ def point_index(x: Any, n_points: int) -> int:
     >>> point_index(3, 3)
     Traceback (most recent call last):
     ...
-    ValueError: point 3 is not in 0..2
+    game.errors.ParameterError: x must be a point: an integer index in 0..2, got 3
     """
+    n_points = check_integer("n_points", n_points, low=0)
     if isinstance(x, np.ndarray) and x.ndim == 0 and x.dtype.kind in "iu":
         x = x.item()
-    if isinstance(x, bool | np.bool_) or not isinstance(x, int | np.integer):
-        raise ValueError(f"a point instance is an integer index, got {x!r}")
-    x = int(x)
+    expected = f"a point: an integer index in 0..{n_points - 1}"
+    if isinstance(x, bool | np.bool_) or not isinstance(x, numbers.Integral):
+        raise ParameterError("x", x, expected)
     if not 0 <= x < n_points:
-        raise ValueError(f"point {x} is not in 0..{n_points - 1}")
-    return x
+        raise ParameterError("x", x, expected)
+    return int(x)
 
 
 def _row_string(row: np.ndarray) -> str:

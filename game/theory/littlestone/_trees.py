@@ -30,7 +30,7 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
-from game.errors import check_integer
+from game.errors import ParameterError, check_instance, check_integer
 from game.theory.concepts import as_finite_class
 
 __all__ = [
@@ -140,23 +140,62 @@ def halfspace_tree(depth: int, dimension: int = 2) -> nx.DiGraph:
     return tree
 
 
+#: What a tree of this module is, as a refusal says.
+_TREE = "a complete binary tree (a networkx.DiGraph in game.theory.littlestone's format)"
+
+
+def _graph(tree: Any) -> nx.DiGraph:
+    return check_instance("tree", tree, nx.DiGraph, "a networkx.DiGraph")
+
+
 def tree_root(tree: nx.DiGraph) -> Any:
-    """The root of a tree (ValueError unless the graph has exactly one node without parent)."""
-    roots = [n for n, d in tree.in_degree() if d == 0]
+    """The root of a tree: its one node without a parent.
+
+    Raises
+    ------
+    ParameterError
+        Naming ``tree``, unless the graph has exactly one node without a parent.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> tree_root(nx.DiGraph([(1, 2), (1, 3)]))
+    1
+    >>> tree_root(nx.DiGraph([(1, 2), (3, 4)]))
+    Traceback (most recent call last):
+    ...
+    game.errors.ParameterError: tree must be a tree with one root, got DiGraph with 4 nodes ...
+    """
+    roots = [n for n, d in _graph(tree).in_degree() if d == 0]
     if len(roots) != 1:
-        raise ValueError(f"a tree has one root, this graph has {len(roots)}")
+        raise ParameterError(
+            "tree", tree, "a tree with one root", f"this graph has {len(roots)} roots"
+        )
     return roots[0]
 
 
 def tree_children(tree: nx.DiGraph, node: Any) -> dict[int, Any]:
-    """An internal node's children by edge label, ``{-1: child, 1: child}`` (else ValueError)."""
+    """An internal node's children by edge label, ``{-1: child, 1: child}``.
+
+    Raises
+    ------
+    ParameterError
+        Naming ``tree`` when the node is not in it, or does not have two
+        edges labelled −1 and +1.
+    """
+    if node not in _graph(tree):
+        raise ParameterError("tree", tree, f"a tree with the node {node!r}")
     out = {}
     for _, child, label in tree.out_edges(node, data="label"):
         if label not in (-1, 1) or label in out:
-            raise ValueError(f"node {node!r}: its two edges must be labelled -1 and +1")
+            raise ParameterError(
+                "tree", tree, _TREE, f"node {node!r}: its two edges must be labelled -1 and +1"
+            )
         out[int(label)] = child
     if len(out) != 2:
-        raise ValueError(f"node {node!r}: an internal node has exactly two children")
+        raise ParameterError(
+            "tree", tree, _TREE, f"node {node!r}: an internal node has exactly two children"
+        )
     return out
 
 
@@ -165,14 +204,23 @@ def tree_depth(tree: nx.DiGraph) -> int:
 
     Raises
     ------
-    ValueError
-        When the graph is not a binary tree with every leaf at the same depth,
-        edges labelled −1 and +1 and an ``instance`` on every internal node.
+    ParameterError
+        Naming ``tree`` when the graph is not a binary tree with every leaf at
+        the same depth, edges labelled −1 and +1 and an ``instance`` on every
+        internal node.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> tree_depth(nx.DiGraph([(1, 2, {"label": -1}), (1, 3, {"label": 1})]))
+    Traceback (most recent call last):
+    ...
+    game.errors.ParameterError: tree must be a complete binary tree ... (internal node 1 has ...)
     """
-    if tree.number_of_nodes() == 0:
+    if _graph(tree).number_of_nodes() == 0:
         return -1
     if not nx.is_arborescence(tree):
-        raise ValueError("the graph is not a rooted tree")
+        raise ParameterError("tree", tree, _TREE, "the graph is not a rooted tree")
     depths = set()
     stack = [(tree_root(tree), 0)]
     while stack:
@@ -181,11 +229,13 @@ def tree_depth(tree: nx.DiGraph) -> int:
             depths.add(d)
             continue
         if "instance" not in tree.nodes[node]:
-            raise ValueError(f"internal node {node!r} has no instance")
+            raise ParameterError("tree", tree, _TREE, f"internal node {node!r} has no instance")
         for child in tree_children(tree, node).values():
             stack.append((child, d + 1))
     if len(depths) != 1:
-        raise ValueError(f"the leaves lie at different depths {sorted(depths)}")
+        raise ParameterError(
+            "tree", tree, _TREE, f"the leaves lie at different depths {sorted(depths)}"
+        )
     return depths.pop()
 
 

@@ -17,7 +17,7 @@ game.errors.GameError: the regret figure needs a game of prediction with expert 
 
 from __future__ import annotations
 
-from game.errors import GameError
+from game.errors import GameError, check_choice
 from game.viz.plots._kinds import is_expert_game, walked_tree
 from game.viz.plots._mistakes import plot_mistakes
 from game.viz.plots._potential import plot_potential, potential_kind
@@ -64,21 +64,22 @@ def figure_for(transcript, kind: str):
 
     Raises
     ------
+    ParameterError
+        For an unknown kind (a :class:`GameError` too).
     GameError
-        For an unknown kind, or a transcript the figure does not apply to.
+        For a transcript the figure does not apply to.
     """
+    kind = check_choice("kind", kind, KINDS)
     if kind == "mistakes":
         return plot_mistakes(transcript)
     if kind == "regret":
         return plot_regret(transcript)
     if kind == "potential":
         return plot_potential(transcript)
-    if kind == "tree":
-        tree = walked_tree(transcript)
-        if tree is None:
-            raise GameError(
-                "the tree figure needs a game against an adversary that walks a Littlestone "
-                "tree, played from a scenario (its header records how to rebuild the tree)"
-            )
-        return draw_tree(tree, transcript=transcript)
-    raise GameError(f"unknown figure {kind!r}; expected one of {', '.join(KINDS)}")
+    tree = walked_tree(transcript)
+    if tree is None:
+        raise GameError(
+            "the tree figure needs a game against an adversary that walks a Littlestone "
+            "tree, played from a scenario (its header records how to rebuild the tree)"
+        )
+    return draw_tree(tree, transcript=transcript)

@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from game.errors import GameError
+from game.errors import GameError, ParameterError, check_choice, check_instance, check_positive
 
 __all__ = [
     "FORMATS",
@@ -94,14 +94,19 @@ def save_figure(fig, path: str | os.PathLike, *, dpi: int = 120) -> Path:
 
     Raises
     ------
+    ParameterError
+        For a path that is not one or has another suffix, a resolution that
+        is not a number > 0.
     GameError
-        For another suffix, or when the file cannot be written.
+        When the file cannot be written.
     """
+    check_instance("path", path, (str, os.PathLike), "a path (str or os.PathLike)")
+    check_positive("dpi", dpi)
     path = Path(path)
     fmt = FORMATS.get(path.suffix.lower())
     if fmt is None:
-        raise GameError(
-            f"{path}: cannot tell the figure's format; end the name in {', '.join(FORMATS)}"
+        raise ParameterError(
+            "path", str(path), f"a file name ending in {', '.join(FORMATS)} (the figure's format)"
         )
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -112,7 +117,24 @@ def save_figure(fig, path: str | os.PathLike, *, dpi: int = 120) -> Path:
 
 
 def figure_bytes(fig, fmt: str = "png", *, dpi: int = 100) -> bytes:
-    """``fig`` encoded as PNG (or SVG, PDF) bytes, for embedding."""
+    """``fig`` encoded as PNG (or SVG, PDF) bytes, for embedding.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+        The figure.
+    fmt : {"png", "svg", "pdf"}
+        The encoding.
+    dpi : int
+        The resolution, > 0.
+
+    Raises
+    ------
+    ParameterError
+        For another format or a resolution that is not a number > 0.
+    """
+    fmt = check_choice("fmt", fmt, FORMATS.values())
+    check_positive("dpi", dpi)
     buffer = io.BytesIO()
     fig.savefig(buffer, format=fmt, dpi=dpi)
     return buffer.getvalue()

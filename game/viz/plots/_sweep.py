@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from game.errors import GameError
+from game.errors import GameError, check_choice
 from game.viz.plots._figure import caption, new_figure
 
 __all__ = ["plot_sweep", "point_label"]
@@ -52,9 +52,7 @@ def point_label(params: dict) -> str:
 
 def _quantity(result, quantity: str | None) -> str:
     if quantity is not None:
-        if quantity not in _COLUMNS:
-            raise GameError(f"quantity must be one of {', '.join(_COLUMNS)}, got {quantity!r}")
-        return quantity
+        return check_choice("quantity", quantity, _COLUMNS)
     named = {row.get("bound_quantity") for row in result.rows if row.get("bound_quantity")}
     if len(named) == 1 and (only := named.pop()) in _COLUMNS:
         return only
@@ -88,11 +86,13 @@ def plot_sweep(result, *, quantity: str | None = None, kind: str = "box", log: b
 
     Raises
     ------
+    ParameterError
+        For an unknown quantity or kind, a ``log`` that is not a bool.
     GameError
-        For an empty result, an unknown quantity or kind.
+        For a result without a finished game.
     """
-    if kind not in ("box", "violin"):
-        raise GameError(f"kind must be 'box' or 'violin', got {kind!r}")
+    kind = check_choice("kind", kind, ("box", "violin"))
+    log = check_choice("log", log, (False, True))
     rows = [row for row in result.rows if row.get("status") != "error"]
     if not rows:
         raise GameError("the sweep has no finished game to draw")

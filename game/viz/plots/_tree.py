@@ -28,7 +28,7 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
-from game.errors import GameError
+from game.errors import ParameterError, check_instance
 from game.viz.plots._figure import new_figure
 
 __all__ = ["draw_tree", "tree_depth_of", "tree_layout", "tree_path"]
@@ -38,9 +38,15 @@ _LABELLED = 127
 
 
 def _root(tree) -> Any:
+    """The root of a rooted tree (every node below it, no cycle); else a ParameterError."""
+    check_instance("tree", tree, nx.DiGraph, "a networkx.DiGraph")
     roots = [n for n, d in tree.in_degree() if d == 0]
     if len(roots) != 1:
-        raise GameError(f"a tree has one root; this graph has {len(roots)}")
+        raise ParameterError(
+            "tree", tree, "a tree with one root", f"this graph has {len(roots)} roots"
+        )
+    if not nx.is_arborescence(tree):
+        raise ParameterError("tree", tree, "a rooted tree", "some nodes are not below the root")
     return roots[0]
 
 
@@ -74,8 +80,6 @@ def tree_layout(tree) -> dict:
         else:
             stack.append((node, depth, True))
             stack.extend((c, depth + 1, False) for c in reversed(kids))
-    if len(pos) != tree.number_of_nodes():
-        raise GameError("the graph is not a rooted tree: some nodes are not below the root")
     return pos
 
 
@@ -106,8 +110,9 @@ def tree_path(tree, *, labels=None, transcript=None) -> list:
 
     Raises
     ------
-    GameError
-        When a label has no edge, or a transcript's instance is not its node's.
+    ParameterError
+        When a label has no edge (naming ``labels`` or ``transcript``), or a
+        transcript's instance is not its node's; for a graph that is not a tree.
     """
     if transcript is not None:
         labels = [int(y) for y in transcript.labels]
@@ -122,13 +127,21 @@ def tree_path(tree, *, labels=None, transcript=None) -> list:
             break  # the tree is shallower than the game: the walk ends at the leaf
         if instances is not None and "instance" in tree.nodes[node]:
             if not _same(instances[t - 1], tree.nodes[node]["instance"]):
-                raise GameError(
+                raise ParameterError(
+                    "transcript",
+                    transcript,
+                    "a game against this tree",
                     f"round {t} presented {instances[t - 1]!r}, not the instance of "
                     f"node {node!r} ({tree.nodes[node]['instance']!r}): the game did not "
-                    "walk this tree"
+                    "walk this tree",
                 )
         if y not in kids:
-            raise GameError(f"node {node!r} has no edge labelled {y!r}")
+            raise ParameterError(
+                "transcript" if transcript is not None else "labels",
+                transcript if transcript is not None else labels,
+                "a walk along the tree's edges",
+                f"node {node!r} has no edge labelled {y!r}",
+            )
         node = kids[y]
         path.append(node)
     return path
@@ -195,8 +208,9 @@ def draw_tree(
     labelled − and +. A tree of more than 127 nodes drawn whole shows labels
     only along the highlighted path.
     """
+    check_instance("tree", tree, nx.DiGraph, "a networkx.DiGraph")
     if tree.number_of_nodes() == 0:
-        raise GameError("the tree is empty")
+        raise ParameterError("tree", tree, "a tree with a node")
     full = tree
     if path is None and (labels is not None or transcript is not None):
         path = tree_path(tree, labels=labels, transcript=transcript)

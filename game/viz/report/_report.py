@@ -35,7 +35,14 @@ from typing import Any
 
 import attrs
 
-from game.errors import GameError
+from game.errors import (
+    GameError,
+    ParameterError,
+    check_choice,
+    check_instance,
+    check_integer,
+    check_positive,
+)
 from game.scenario import load_scenario
 from game.transcript import versions
 from game.viz._html import STYLE, format_value, summary_rows, table
@@ -97,6 +104,25 @@ class ScenarioEntry:
         return self.path.stem
 
 
+_PATH = "a path (str or os.PathLike)"
+
+
+def _options(rounds: Any, fmt: Any, dpi: Any, figures: Any) -> tuple[str, tuple[str, ...]]:
+    """A report's options, checked: the format and the figures (as a tuple)."""
+    if rounds is not None:
+        check_integer("rounds", rounds, low=0)
+    fmt = check_choice("fmt", fmt, ("png", "svg"))
+    check_positive("dpi", dpi)
+    expected = "figure names, some of " + ", ".join(FIGURES)
+    if isinstance(figures, str) or not isinstance(figures, Iterable):
+        raise ParameterError("figures", figures, expected)
+    figures = tuple(figures)
+    unknown = [f for f in figures if f not in FIGURES]
+    if unknown:
+        raise ParameterError("figures", list(figures), expected, f"unknown figure {unknown[0]!r}")
+    return fmt, figures
+
+
 def play_entry(
     path: str | os.PathLike,
     *,
@@ -122,7 +148,15 @@ def play_entry(
         The figures to draw where they apply (default: all of :data:`FIGURES`).
     progress : callable, optional
         ``progress(done, rounds)`` while the game runs (see :func:`game.play`).
+
+    Raises
+    ------
+    ParameterError
+        For a bad option (a scenario that fails to load or play is the entry's
+        ``error`` instead).
     """
+    check_instance("path", path, (str, os.PathLike), _PATH)
+    fmt, figures = _options(rounds, fmt, dpi, figures)
     entry = ScenarioEntry(path=Path(path))
     try:
         scenario = load_scenario(path)
@@ -228,7 +262,7 @@ def _section(entry: ScenarioEntry) -> str:
 
 def _scenario_files(folder: Path, only: Iterable[str] | None) -> list[Path]:
     if not folder.is_dir():
-        raise GameError(f"{folder}: not a folder of scenarios")
+        raise ParameterError("folder", str(folder), "a folder of scenarios")
     files = sorted(folder.glob("*.toml"))
     if only is not None:
         wanted = set(only)
@@ -273,15 +307,14 @@ def render_report(
 
     Raises
     ------
+    ParameterError
+        For a folder that is not one, ``fmt`` neither png nor svg, an unknown
+        figure, a bad ``rounds`` or ``dpi``.
     GameError
-        When the folder has no scenario, or ``fmt`` is neither png nor svg.
+        When the folder has no scenario.
     """
-    if fmt not in ("png", "svg"):
-        raise GameError(f"figures are embedded as png or svg, not {fmt!r}")
-    figures = tuple(figures)
-    unknown = [f for f in figures if f not in FIGURES]
-    if unknown:
-        raise GameError(f"unknown figure {unknown[0]!r}; expected some of {', '.join(FIGURES)}")
+    check_instance("folder", folder, (str, os.PathLike), _PATH)
+    fmt, figures = _options(rounds, fmt, dpi, figures)
     require_matplotlib()
     folder = Path(folder)
     files = _scenario_files(folder, only)
@@ -311,6 +344,7 @@ def render_report(
 
 def write_report(folder: str | os.PathLike, out: str | os.PathLike, **options) -> Path:
     """Write :func:`render_report` of ``folder`` to ``out`` (its folder is made) and return it."""
+    check_instance("out", out, (str, os.PathLike), _PATH)
     page = render_report(folder, **options)
     out = Path(out)
     try:

@@ -135,23 +135,27 @@ def test_seeds(seeds, expected):
 
 
 @pytest.mark.parametrize(
-    "seeds, message",
+    "seeds, parameter, message",
     [
-        (-1, "seeds must be an integer ≥ 0, got -1"),
-        (True, "seeds must be an integer ≥ 0, got True"),
-        ([1, 1], "seed 1 is given twice"),
-        ("0:2,1", "seed 1 is given twice"),
-        ([0.5], "seed must be an integer ≥ 0, got 0.5"),
-        ([True], "seed must be an integer ≥ 0, got True"),
-        ([np.int64(-2)], "seed must be an integer ≥ 0, got -2"),
-        ("a", "not a seed or a range"),
-        ("1:2:3:4", "not a seed or a range"),
-        (None, "expected a number of seeds"),
+        (-1, "seeds", "seeds must be an integer ≥ 0, got -1"),
+        (True, "seeds", "seeds must be an integer ≥ 0, got True"),
+        ([1, 1], "seeds", r"seeds must be distinct seeds, got \[1, 1\] \(seed 1 is given twice\)"),
+        ("0:2,1", "seeds", "seed 1 is given twice"),
+        ([0.5], "seed", "seed must be an integer ≥ 0, got 0.5"),
+        ([True], "seed", "seed must be an integer ≥ 0, got True"),
+        ([np.int64(-2)], "seed", "seed must be an integer ≥ 0, got -2"),
+        ("a", "seeds", "seeds must be seeds and ranges A:B.*'a' is not a seed or a range"),
+        ("0:x", "seeds", "not a seed or a range"),
+        ("1:2:3:4", "seeds", "not a seed or a range"),
+        (None, "seeds", "seeds must be a number of seeds, an iterable of seeds or text, got None"),
+        (2.5, "seeds", "seeds must be an integer ≥ 0, got 2.5"),
     ],
 )
-def test_bad_seeds(seeds, message):
-    with pytest.raises(GameError, match=message):
+def test_bad_seeds_are_parameter_errors_naming_them(seeds, parameter, message):
+    with pytest.raises(ParameterError, match=message) as info:
         parse_seeds(seeds)
+    assert info.value.parameter == parameter
+    assert isinstance(info.value, GameError)  # callers that catch GameError still do
 
 
 @pytest.mark.parametrize(

@@ -1,11 +1,13 @@
-"""game.theory.bounds: the Bound value and the Block–Novikoff theorem."""
+"""game.theory.bounds: the Bound value, the Block–Novikoff theorem, every theorem's arguments."""
 
 import json
 import math
 
+import numpy as np
 import pytest
 
 from game.errors import ParameterError
+from game.theory import bounds
 from game.theory.bounds import Bound, block_novikoff
 
 
@@ -107,3 +109,174 @@ def test_block_novikoff_names_its_sources_and_quantities():
         assert seed in b.source
     assert "Theorem" in b.source
     assert "R = 2" in b.theorem and "γ = 0.1" in b.theorem
+
+
+# -- every theorem checks its arguments, naming the caller's parameter ------------------------
+
+NAN = math.nan
+
+#: (call, the parameter refused): each a value the theorem's hypotheses exclude.
+REFUSED = [
+    ("block_novikoff(True, 1)", lambda: bounds.block_novikoff(True, 1), "radius"),
+    ("block_novikoff(-1, 1)", lambda: bounds.block_novikoff(-1, 1), "radius"),
+    ("block_novikoff('a', 1)", lambda: bounds.block_novikoff("a", 1), "radius"),
+    ("block_novikoff(nan, 1)", lambda: bounds.block_novikoff(NAN, 1), "radius"),
+    ("block_novikoff(1, nan)", lambda: bounds.block_novikoff(1, NAN), "margin"),
+    ("block_novikoff(1, inf)", lambda: bounds.block_novikoff(1, math.inf), "margin"),
+    ("block_novikoff(1, True)", lambda: bounds.block_novikoff(1, True), "margin"),
+    ("total_distance([1], True)", lambda: bounds.total_distance([1], True), "gamma"),
+    ("total_distance([1], 0)", lambda: bounds.total_distance([1], 0), "gamma"),
+    ("total_distance([nan], 1)", lambda: bounds.total_distance([NAN], 1), "margins"),
+    ("total_distance('ab', 1)", lambda: bounds.total_distance("ab", 1), "margins"),
+    ("balcan_nonseparable([nan], 1)", lambda: bounds.balcan_nonseparable([NAN], 1), "margins"),
+    ("balcan_nonseparable([True])", lambda: bounds.balcan_nonseparable([True, False]), "margins"),
+    ("balcan_nonseparable(['a'])", lambda: bounds.balcan_nonseparable(["a"]), "margins"),
+    ("balcan_nonseparable(None)", lambda: bounds.balcan_nonseparable(None), "margins"),
+    ("balcan_nonseparable([1], -1)", lambda: bounds.balcan_nonseparable([1], -1), "gamma"),
+    ("perceptron_hinge([nan], 1)", lambda: bounds.perceptron_hinge([NAN], 1.0), "update_margins"),
+    ("perceptron_hinge([1], nan)", lambda: bounds.perceptron_hinge([1.0], NAN), "radius"),
+    ("perceptron_hinge([1], inf)", lambda: bounds.perceptron_hinge([1.0], math.inf), "radius"),
+    ("perceptron_hinge([1], -1)", lambda: bounds.perceptron_hinge([1.0], -1), "radius"),
+    (
+        "perceptron_hinge(margins=[inf])",
+        lambda: bounds.perceptron_hinge([1.0], 1.0, margins=[math.inf]),
+        "margins",
+    ),
+    ("perceptron_hinge(scale=-1)", lambda: bounds.perceptron_hinge([1.0], 1, scale=-1), "scale"),
+    ("margin_perceptron(0)", lambda: bounds.margin_perceptron(0), "gamma"),
+    ("batch_perceptron(nan, 1)", lambda: bounds.batch_perceptron(NAN, 1.0), "radius"),
+    ("batch_perceptron(1, -1)", lambda: bounds.batch_perceptron(1.0, -1), "b"),
+    ("batch_perceptron(1, nan)", lambda: bounds.batch_perceptron(1.0, NAN), "b"),
+    ("ogd_regret(0, ...)", lambda: bounds.ogd_regret(0, [0.5], 1.0), "eta"),
+    ("ogd_regret(margins nan)", lambda: bounds.ogd_regret(1, [NAN], 1.0), "update_margins"),
+    ("ogd_regret(norms -1)", lambda: bounds.ogd_regret(1, [0.5], -1.0), "gradient_norms2"),
+    ("ogd_regret(norms nan)", lambda: bounds.ogd_regret(1, [0.5], NAN), "gradient_norms2"),
+    ("ogd_regret(quantity=1)", lambda: bounds.ogd_regret(1, [0.5], 1, quantity=1), "quantity"),
+    ("halving(0)", lambda: bounds.halving(0), "experts"),
+    ("halving_lower_bound(-1)", lambda: bounds.halving_lower_bound(-1), "n"),
+    (
+        "constant_experts_lower_bound(1.5)",
+        lambda: bounds.constant_experts_lower_bound(1.5),
+        "rounds",
+    ),
+    (
+        "weighted_majority(8, True, .5)",
+        lambda: bounds.weighted_majority(8, True, 0.5),
+        "best_mistakes",
+    ),
+    ("weighted_majority(8, -1, .5)", lambda: bounds.weighted_majority(8, -1, 0.5), "best_mistakes"),
+    (
+        "weighted_majority(8, 1.5, .5)",
+        lambda: bounds.weighted_majority(8, 1.5, 0.5),
+        "best_mistakes",
+    ),
+    ("weighted_majority(8, 1, 1)", lambda: bounds.weighted_majority(8, 1, 1), "beta"),
+    (
+        "randomized_weighted_majority(8, True, .5)",
+        lambda: bounds.randomized_weighted_majority(8, True, 0.5),
+        "best_mistakes",
+    ),
+    (
+        "randomized_weighted_majority(True, 1, .5)",
+        lambda: bounds.randomized_weighted_majority(True, 1, 0.5),
+        "experts",
+    ),
+    ("exponential_weights(8, -1, 1)", lambda: bounds.exponential_weights(8, -1, 1), "best_loss"),
+    ("exponential_weights(8, nan, 1)", lambda: bounds.exponential_weights(8, NAN, 1), "best_loss"),
+    ("exponential_weights(8, 1, nan)", lambda: bounds.exponential_weights(8, 1, NAN), "eta"),
+    ("exponential_weights(0, 1, 1)", lambda: bounds.exponential_weights(0, 1, 1), "experts"),
+    (
+        "exponential_weights_tuned(8, nan)",
+        lambda: bounds.exponential_weights_tuned(8, NAN),
+        "best_loss",
+    ),
+    (
+        "exponential_weights_tuned(8, -1)",
+        lambda: bounds.exponential_weights_tuned(8, -1),
+        "best_loss",
+    ),
+    (
+        "exponential_weights_tuned(8, 1, nan)",
+        lambda: bounds.exponential_weights_tuned(8, 1, NAN),
+        "loss_bound",
+    ),
+    (
+        "exponential_weights_tuned(1.5, 1)",
+        lambda: bounds.exponential_weights_tuned(1.5, 1),
+        "experts",
+    ),
+    (
+        "potential_slack(mismatched)",
+        lambda: bounds.potential_slack([0.0, 0.0, 0.0], [0.5], 1.0),
+        "potentials",
+    ),
+    (
+        "potential_slack(2-D)",
+        lambda: bounds.potential_slack([[0.0, 0.0]], [0.5], 1.0),
+        "potentials",
+    ),
+    ("potential_slack(nan loss)", lambda: bounds.potential_slack([0.0, 0.0], [NAN], 1.0), "losses"),
+    ("potential_slack(eta 0)", lambda: bounds.potential_slack([0.0, 0.0], [0.5], 0), "eta"),
+    ("potential_slack(text)", lambda: bounds.potential_slack("ab", [0.5], 1.0), "potentials"),
+    ("conjunction_bound(-1)", lambda: bounds.conjunction_bound(-1), "variables"),
+    ("conjunction_lower_bound(True)", lambda: bounds.conjunction_lower_bound(True), "variables"),
+    ("decision_list_bound(2, -1)", lambda: bounds.decision_list_bound(2, -1), "length"),
+    ("winnow_bound(3, 5)", lambda: bounds.winnow_bound(3, 5), "relevant"),
+    ("winnow_bound(0, 0)", lambda: bounds.winnow_bound(0, 0), "variables"),
+    ("winnow_bound(variant)", lambda: bounds.winnow_bound(3, 1, "doubling"), "variant"),
+    ("soa_bound(-3)", lambda: bounds.soa_bound(-3), "ldim"),
+    ("soa_bound(2.5)", lambda: bounds.soa_bound(2.5), "ldim"),
+    ("soa_bound(nan)", lambda: bounds.soa_bound(NAN), "ldim"),
+    ("ldim_lower_bound(-1)", lambda: bounds.ldim_lower_bound(-1), "ldim"),
+    ("shattered_tree_lower_bound(-1)", lambda: bounds.shattered_tree_lower_bound(-1), "depth"),
+    ("halfspace_tree_lower_bound(True)", lambda: bounds.halfspace_tree_lower_bound(True), "rounds"),
+]
+
+
+@pytest.mark.parametrize(
+    ("call", "parameter"), [r[1:] for r in REFUSED], ids=[r[0] for r in REFUSED]
+)
+def test_a_theorem_refuses_a_bad_argument_naming_its_parameter(call, parameter):
+    with pytest.raises(ParameterError) as info:
+        call()
+    assert info.value.parameter == parameter, str(info.value)
+    assert str(info.value).startswith(f"{parameter} must be ")
+
+
+def test_every_theorem_function_is_in_the_table_of_refusals():
+    functions = {n for n in bounds.__all__ if callable(getattr(bounds, n)) and n[0].islower()}
+    tried = {name.split("(")[0] for name, _, _ in REFUSED}
+    assert functions <= tried, sorted(functions - tried)
+
+
+@pytest.mark.parametrize(
+    ("call", "value"),
+    [
+        (lambda: bounds.block_novikoff(np.float32(2.0), np.int64(1)), 4.0),
+        (lambda: bounds.block_novikoff(math.inf, 0.5), math.inf),  # R overflowed: no bound
+        (lambda: bounds.block_novikoff(0.0, 0.5), 0.0),
+        (lambda: bounds.batch_perceptron(math.inf, math.inf), math.inf),
+        (lambda: bounds.batch_perceptron(math.inf, 0.0), 0.0),  # no example, no iteration
+        (lambda: bounds.soa_bound(np.int8(3)), 3.0),
+        (lambda: bounds.ldim_lower_bound(0), 0.0),
+        (lambda: bounds.shattered_tree_lower_bound(np.uint16(2)), 2.0),
+        (lambda: bounds.winnow_bound(3, 3), 1 + 6 * (1 + math.log2(3))),
+        (lambda: bounds.weighted_majority(2, np.int64(0), 0.5), 1 / math.log2(4 / 3)),
+        (lambda: bounds.exponential_weights(2, 0, 1.0), math.log(2) / -math.expm1(-1.0)),
+        (lambda: bounds.exponential_weights_tuned(4, 0.0), math.log(4)),
+        (lambda: bounds.exponential_weights_tuned(4, 2.0, 1.0), math.inf),  # L* > L̃
+        (lambda: bounds.total_distance(np.array([0.5, 0.1]), 0.3), 0.2),
+        (lambda: bounds.balcan_nonseparable([], 1.0), 1.0),
+        (lambda: bounds.perceptron_hinge([], 0.0), 0.0),  # no update, R = 0
+    ],
+)
+def test_valid_edge_values_keep_their_bound(call, value):
+    got = call()
+    got = got if isinstance(got, float) else got.value
+    assert got == pytest.approx(value, rel=1e-12)
+
+
+def test_potential_slack_takes_numpy_and_lists_alike():
+    phi = [-math.log(2), -math.log(1 + math.exp(-1.0))]
+    out = bounds.potential_slack(np.array(phi), [np.float32(0.5)], np.int64(1))
+    assert out.shape == (1,) and out[0] >= 0

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from game.errors import ParameterError
+from game.errors import ParameterError, ProtocolError
 from game.theory import certificate_from_dict, first_disagreement
 from game.theory.concepts import (
     BUILDERS,
@@ -348,9 +348,24 @@ def test_build_class_knows_every_builder():
 def test_point_index():
     assert point_index(np.int16(1), 2) == 1
     assert point_index(np.array(1), 2) == 1
-    for bad in (True, 1.0, "1", -1, 2):
-        with pytest.raises(ValueError):
-            point_index(bad, 2)
+    assert type(point_index(np.uint64(0), np.int64(2))) is int
+
+
+@pytest.mark.parametrize(
+    "bad", [True, np.bool_(False), 1.0, 1.5, "1", None, -1, 2, 9, np.array([1])]
+)
+def test_point_index_refuses_a_point_naming_x(bad):
+    with pytest.raises(
+        ParameterError, match=r"^x must be a point: an integer index in 0\.\.1, got "
+    ) as info:
+        point_index(bad, 2)
+    assert info.value.parameter == "x" and info.value.value is bad
+    assert not isinstance(info.value, ProtocolError)
+
+
+def test_point_index_checks_the_number_of_points():
+    with pytest.raises(ParameterError, match=r"^n_points must be an integer ≥ 0, got 2\.0$"):
+        point_index(1, 2.0)
 
 
 def test_intervals_count_formula():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 
 import networkx as nx
 import numpy as np
@@ -146,12 +147,21 @@ def test_engine_witness_maximises_the_smaller_side():
     assert LdimEngine([[1, 1]]).witness() is None
 
 
-def test_engine_refuses_bad_rows():
+@pytest.mark.parametrize(
+    "rows",
+    [[7], [-1], np.ones(2, dtype=bool), np.ones((4, 1), dtype=bool), [1.0], ["a"], [[0, 1], [2]]],
+    ids=["too-large", "negative", "short-mask", "2-D mask", "float", "text", "ragged"],
+)
+def test_engine_refuses_bad_rows_naming_them(rows):
     e = LdimEngine(thresholds(3).matrix)
-    with pytest.raises(IndexError):
-        e.ldim([7])
-    with pytest.raises(ValueError, match="mask"):
-        e.ldim(np.ones(2, dtype=bool))
+    expected = "rows must be a bool mask of 4 entries or hypothesis indices in 0..3, got "
+    for ask in (e.ldim, e.witness, lambda r: e.at_least(r, 1)):
+        with pytest.raises(ParameterError, match=re.escape(expected)) as info:
+            ask(rows)
+        assert info.value.parameter == "rows"
+    assert e.ldim([np.int64(3), 0]) == 1 and e.ldim(np.array([], dtype=np.int64)) == -1
+    with pytest.raises(ParameterError, match=r"^k must be an integer, got 1\.5$"):
+        e.at_least(None, 1.5)
     with pytest.raises(ValueError, match="2-D"):
         LdimEngine(np.ones(3))
 
@@ -199,6 +209,54 @@ def test_tree_numbering_follows_the_book():
     assert tree_root(tree) == 1
     assert tree_children(tree, 1) == {-1: 2, 1: 3}
     assert sorted(n for n in tree if tree.out_degree(n) == 0) == [4, 5, 6, 7]
+
+
+def _malformed_trees() -> list:
+    """(name, graph, what the refusal says): graphs that are not trees of this format."""
+    two_roots = nx.DiGraph([(1, 2, {"label": -1}), (3, 4, {"label": 1})])
+    no_instance = nx.DiGraph([(1, 2, {"label": -1}), (1, 3, {"label": 1})])
+    bad_label = nx.DiGraph([(1, 2, {"label": 0}), (1, 3, {"label": 1})])
+    bad_label.nodes[1]["instance"] = 0
+    one_child = nx.DiGraph([(1, 2, {"label": 1})])
+    one_child.nodes[1]["instance"] = 0
+    uneven = littlestone_tree(thresholds(3))
+    uneven.remove_nodes_from([4, 5])
+    uneven.nodes[2].pop("instance")
+    uneven.nodes[2]["witness"] = 0
+    cycle = nx.DiGraph([(1, 2), (2, 1)])
+    return [
+        ("two roots", two_roots, "the graph is not a rooted tree"),
+        ("no instance", no_instance, "internal node 1 has no instance"),
+        ("bad label", bad_label, "node 1: its two edges must be labelled -1 and +1"),
+        ("one child", one_child, "node 1: an internal node has exactly two children"),
+        ("uneven", uneven, "the leaves lie at different depths [1, 2]"),
+        ("cycle", cycle, "the graph is not a rooted tree"),
+        ("not a graph", {1: 2}, "tree must be a networkx.DiGraph, got {1: 2}"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("graph", "says"), [m[1:] for m in _malformed_trees()], ids=[m[0] for m in _malformed_trees()]
+)
+def test_a_malformed_tree_is_a_parameter_error_naming_tree(graph, says):
+    with pytest.raises(ParameterError, match=re.escape(says)) as info:
+        tree_depth(graph)
+    assert info.value.parameter == "tree" and info.value.value is graph
+    assert not is_shattered(graph)
+
+
+def test_tree_root_and_children_name_the_tree():
+    two_roots = nx.DiGraph([(1, 2), (3, 4)])
+    with pytest.raises(ParameterError, match=r"^tree must be a tree with one root, got .*2 roots"):
+        tree_root(two_roots)
+    tree = littlestone_tree(thresholds(3))
+    with pytest.raises(ParameterError, match=r"tree must be a tree with the node 99") as info:
+        tree_children(tree, 99)
+    assert info.value.parameter == "tree"
+    with pytest.raises(ParameterError, match="exactly two children"):
+        tree_children(tree, 4)  # a leaf
+    with pytest.raises(ParameterError, match=r"networkx\.DiGraph"):
+        tree_root([(1, 2)])
 
 
 def test_trees_of_the_empty_and_of_one_hypothesis():

@@ -9,7 +9,7 @@ import pytest
 
 from adversaries import Replay, SeparableStream
 from adversaries.halving import HalvingLowerBound
-from game import Bound, play
+from game import Bound, ParameterError, play
 from game.cli._run import summary_table
 from game.sweep import SweepResult
 from game.viz._html import format_value, summary_entries, summary_rows, sweep_html, transcript_html
@@ -200,6 +200,47 @@ def test_format_value():
     assert format_value(np.bool_(False)) == "no"
     assert format_value(np.float64(1 / 3), 3) == "0.333"
     assert format_value(np.arange(10)) == "[0, 1, 2, 3, … (10 entries)]"
+
+
+def _small_game():
+    return play(Perceptron(), Replay(instances=np.eye(2), labels=[1, -1]), rounds=2)
+
+
+def _empty_sweep():
+    return SweepResult(rows=[], columns=["seed"], requested=0)
+
+
+@pytest.mark.parametrize(
+    ("call", "parameter", "message"),
+    [
+        (lambda: transcript_html(_small_game(), rounds=-1), "rounds", "an integer ≥ 0, got -1"),
+        (lambda: transcript_html(_small_game(), rounds=True), "rounds", "an integer ≥ 0, got True"),
+        (lambda: transcript_html(_small_game(), rounds=2.5), "rounds", "an integer ≥ 0, got 2.5"),
+        (lambda: sweep_html(_empty_sweep(), games=True), "games", "an integer ≥ 0, got True"),
+        (lambda: sweep_html(_empty_sweep(), games=-3), "games", "an integer ≥ 0, got -3"),
+        (lambda: format_value(1.5, digits=True), "digits", "an integer ≥ 1, got True"),
+        (lambda: format_value(1.5, digits=0), "digits", "an integer ≥ 1, got 0"),
+    ],
+    ids=[
+        "rounds -1",
+        "rounds True",
+        "rounds 2.5",
+        "games True",
+        "games -3",
+        "digits True",
+        "digits 0",
+    ],
+)
+def test_a_bad_count_is_a_parameter_error_naming_it(call, parameter, message):
+    with pytest.raises(ParameterError, match=f"^{parameter} must be {message}$") as info:
+        call()
+    assert info.value.parameter == parameter
+
+
+def test_counts_accept_numpy_integers():
+    assert "rounds (2)" in transcript_html(_small_game(), rounds=np.int64(1))
+    assert format_value(2 / 3, digits=np.int8(2)) == "0.67"
+    assert "summary: 0 games of 0" in sweep_html(_empty_sweep(), games=np.uint8(0))
 
 
 def test_a_sweep_result_renders_itself_in_jupyter():

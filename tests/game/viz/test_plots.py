@@ -9,6 +9,7 @@ Examples to paste::
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import networkx as nx
@@ -23,7 +24,7 @@ from matplotlib.collections import LineCollection
 from adversaries import Replay, SeparableStream
 from adversaries.experts import ExpertStream
 from adversaries.halving import HalvingLowerBound
-from game import GameError, load_scenario, play
+from game import GameError, ParameterError, load_scenario, play
 from game.sweep import SweepResult
 from game.viz.plots import (
     KINDS,
@@ -38,7 +39,7 @@ from game.viz.plots import (
     save_figure,
     walked_tree,
 )
-from game.viz.plots._figure import thin
+from game.viz.plots._figure import figure_bytes, thin
 from game.viz.plots._kinds import is_expert_game
 from game.viz.plots._mistakes import cumulative
 from game.viz.plots._regret import bound_curve_of
@@ -476,12 +477,23 @@ def test_sweep_draws_a_distribution_per_point_against_the_bound(tmp_path, kind):
 
 
 def test_sweep_errors_are_clear():
-    with pytest.raises(GameError, match="'box' or 'violin'"):
-        plot_sweep(small_sweep(), kind="bars")
     with pytest.raises(GameError, match="no finished game"):
         plot_sweep(SweepResult(rows=[], columns=[]))
-    with pytest.raises(GameError, match="quantity"):
-        plot_sweep(small_sweep(), quantity="regret")
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"kind": "bars"}, "kind must be one of 'box', 'violin', got 'bars'"),
+        ({"quantity": "x"}, "quantity must be one of 'mistakes', 'updates', 'loss', got 'x'"),
+        ({"quantity": "regret"}, "quantity must be one of"),
+        ({"log": "yes"}, "log must be one of False, True, got 'yes'"),
+    ],
+)
+def test_plot_sweep_refuses_a_bad_argument_naming_it(kwargs, message):
+    with pytest.raises(ParameterError, match=re.escape(message)) as info:
+        plot_sweep(small_sweep(), **kwargs)
+    assert info.value.parameter == next(iter(kwargs))
 
 
 # -- trees ------------------------------------------------------------------------------------
@@ -529,8 +541,26 @@ def test_draw_tree_of_a_game_against_the_tree_adversary(tree_game, tmp_path):
 
 
 def test_a_transcript_that_did_not_walk_the_tree_is_refused(halving):
-    with pytest.raises(GameError, match="did not walk this tree"):
+    with pytest.raises(ParameterError, match="did not walk this tree") as info:
         tree_path(complete_tree(3), transcript=halving)
+    assert info.value.parameter == "transcript"
+
+
+@pytest.mark.parametrize(
+    ("call", "parameter", "message"),
+    [
+        (lambda: tree_path(complete_tree(2), labels=[1, 0]), "labels", "no edge labelled 0"),
+        (lambda: tree_layout(nx.DiGraph([(1, 2), (3, 4)])), "tree", "with one root"),
+        (lambda: tree_layout(nx.DiGraph([(1, 2), (2, 3), (3, 2)])), "tree", "a rooted tree"),
+        (lambda: draw_tree(nx.DiGraph()), "tree", "tree must be a tree with a node"),
+        (lambda: draw_tree({1: 2}), "tree", "tree must be a networkx.DiGraph, got {1: 2}"),
+    ],
+    ids=["label", "two roots", "not below the root", "empty", "not a graph"],
+)
+def test_drawing_a_malformed_tree_names_the_argument(call, parameter, message):
+    with pytest.raises(ParameterError, match=re.escape(message)) as info:
+        call()
+    assert info.value.parameter == parameter
 
 
 # -- files ------------------------------------------------------------------------------------
@@ -538,8 +568,45 @@ def test_save_figure_chooses_the_format_by_suffix(tmp_path, halving):
     fig = plot_mistakes(halving)
     assert save_figure(fig, tmp_path / "a" / "m.pdf").read_bytes().startswith(b"%PDF")
     assert b"<svg" in save_figure(fig, tmp_path / "m.svg").read_bytes()
-    with pytest.raises(GameError, match=r"\.png, \.svg, \.pdf"):
+    with pytest.raises(
+        ParameterError, match=r"^path must be a file name ending in \.png, \.svg, \.pdf"
+    ):
         save_figure(fig, tmp_path / "m.gif")
+
+
+@pytest.mark.parametrize(
+    ("call", "parameter", "message"),
+    [
+        (
+            lambda fig: figure_bytes(fig, "xyz"),
+            "fmt",
+            "fmt must be one of 'png', 'svg', 'pdf', got 'xyz'",
+        ),
+        (lambda fig: figure_bytes(fig, dpi=0), "dpi", "dpi must be a number > 0, got 0"),
+        (lambda fig: figure_bytes(fig, dpi=True), "dpi", "dpi must be a number > 0, got True"),
+        (
+            lambda fig: save_figure(fig, 5),
+            "path",
+            "path must be a path (str or os.PathLike), got 5",
+        ),
+        (lambda fig: save_figure(fig, "m.png", dpi=-1), "dpi", "dpi must be a number > 0"),
+    ],
+    ids=["format", "dpi 0", "dpi bool", "path", "save dpi"],
+)
+def test_figure_files_refuse_a_bad_argument_naming_it(halving, call, parameter, message):
+    fig = plot_mistakes(halving)
+    with pytest.raises(ParameterError, match=re.escape(message)) as info:
+        call(fig)
+    assert info.value.parameter == parameter
+    assert figure_bytes(fig, "svg", dpi=np.int64(40)).lstrip().startswith(b"<?xml")
+
+
+def test_an_unknown_figure_kind_is_a_parameter_error(halving):
+    with pytest.raises(
+        ParameterError, match=r"^kind must be one of 'mistakes', 'regret', "
+    ) as info:
+        figure_for(halving, "nope")
+    assert info.value.parameter == "kind" and isinstance(info.value, GameError)
 
 
 def test_figures_show_themselves_in_jupyter(halving):

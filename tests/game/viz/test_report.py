@@ -8,6 +8,7 @@ Example to paste::
 from __future__ import annotations
 
 import base64
+import re
 import shutil
 from html.parser import HTMLParser
 from pathlib import Path
@@ -16,7 +17,7 @@ import pytest
 
 pytest.importorskip("matplotlib")
 
-from game import GameError
+from game import GameError, ParameterError
 from game.viz.report import play_entry, render_report, write_report
 
 SCENARIOS = Path(__file__).resolve().parents[3] / "scenarios"
@@ -123,11 +124,66 @@ def test_a_capped_game_says_so_and_skips_the_exact_expectations():
 
 
 def test_report_errors_are_clear(tmp_path):
-    with pytest.raises(GameError, match="not a folder"):
-        render_report(tmp_path / "missing")
     with pytest.raises(GameError, match="no scenario"):
         render_report(tmp_path)
-    with pytest.raises(GameError, match="png or svg"):
-        render_report(SCENARIOS, fmt="gif")
-    with pytest.raises(GameError, match="unknown figure 'bars'"):
-        render_report(SCENARIOS, figures=["bars"])
+
+
+@pytest.mark.parametrize(
+    ("call", "parameter", "message"),
+    [
+        (
+            lambda tmp: render_report(tmp / "missing"),
+            "folder",
+            "folder must be a folder of scenarios",
+        ),
+        (
+            lambda tmp: render_report(5),
+            "folder",
+            "folder must be a path (str or os.PathLike), got 5",
+        ),
+        (
+            lambda tmp: render_report(SCENARIOS, fmt="gif"),
+            "fmt",
+            "fmt must be one of 'png', 'svg', got 'gif'",
+        ),
+        (
+            lambda tmp: render_report(SCENARIOS, figures=["bars"]),
+            "figures",
+            "(unknown figure 'bars')",
+        ),
+        (
+            lambda tmp: render_report(SCENARIOS, figures="tree"),
+            "figures",
+            "figures must be figure names",
+        ),
+        (
+            lambda tmp: render_report(SCENARIOS, rounds=-1),
+            "rounds",
+            "rounds must be an integer ≥ 0",
+        ),
+        (lambda tmp: render_report(SCENARIOS, dpi=0), "dpi", "dpi must be a number > 0, got 0"),
+        (lambda tmp: play_entry(5), "path", "path must be a path (str or os.PathLike), got 5"),
+        (
+            lambda tmp: play_entry(SCENARIOS / "perceptron_separable.toml", rounds=True),
+            "rounds",
+            "got True",
+        ),
+        (lambda tmp: write_report(SCENARIOS, 5), "out", "out must be a path"),
+    ],
+    ids=[
+        "missing",
+        "not a path",
+        "fmt",
+        "figure",
+        "figures text",
+        "rounds",
+        "dpi",
+        "entry path",
+        "entry rounds",
+        "out",
+    ],
+)
+def test_a_bad_argument_is_a_parameter_error_naming_it(tmp_path, call, parameter, message):
+    with pytest.raises(ParameterError, match=re.escape(message)) as info:
+        call(tmp_path)
+    assert info.value.parameter == parameter
