@@ -29,6 +29,7 @@ import networkx as nx
 import numpy as np
 
 from game.errors import ParameterError, check_instance
+from game.theory.littlestone import tree_root
 from game.viz.plots._figure import new_figure
 
 __all__ = ["draw_tree", "tree_depth_of", "tree_layout", "tree_path"]
@@ -38,16 +39,16 @@ _LABELLED = 127
 
 
 def _root(tree) -> Any:
-    """The root of a rooted tree (every node below it, no cycle); else a ParameterError."""
-    check_instance("tree", tree, nx.DiGraph, "a networkx.DiGraph")
-    roots = [n for n, d in tree.in_degree() if d == 0]
-    if len(roots) != 1:
-        raise ParameterError(
-            "tree", tree, "a tree with one root", f"this graph has {len(roots)} roots"
-        )
+    """The root of a rooted tree (every node below it, no cycle); else a ParameterError.
+
+    Drawn trees may be partial (a walk and its siblings), so only the root and
+    the arborescence are checked, not :func:`~game.theory.littlestone.tree_depth`'s
+    completeness.
+    """
+    root = tree_root(tree)
     if not nx.is_arborescence(tree):
         raise ParameterError("tree", tree, "a rooted tree", "some nodes are not below the root")
-    return roots[0]
+    return root
 
 
 def _children(tree, node) -> list:
