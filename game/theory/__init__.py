@@ -25,6 +25,13 @@ from game.theory._losses import (
     squared,
     zero_one,
 )
+from game.theory._numerics import (
+    row_norms,
+    scores,
+    squared_ratio,
+    unit_vector,
+    vector_norm,
+)
 from game.theory._proofs import (
     ProofClaims,
     block_novikoff_claims,
@@ -61,6 +68,11 @@ __all__ = [
     "predicted_label",
     "register_certificate",
     "regret",
+    "row_norms",
+    "scores",
     "squared",
+    "squared_ratio",
+    "unit_vector",
+    "vector_norm",
     "zero_one",
 ]

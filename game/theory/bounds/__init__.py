@@ -12,6 +12,7 @@ Examples
 
 from game.theory.bounds._base import (
     Bound,
+    Hypothesis,
 )
 from game.theory.bounds._boolean import (
     CONJUNCTION_SOURCE,
@@ -71,6 +72,7 @@ __all__ = [
     "WEIGHTED_MAJORITY_SOURCE",
     "WINNOW_SOURCES",
     "Bound",
+    "Hypothesis",
     "balcan_nonseparable",
     "batch_perceptron",
     "block_novikoff",

@@ -11,7 +11,7 @@ import numpy as np
 
 from game.errors import ParameterError, check_choice, check_instance, check_real
 
-__all__ = ["Bound", "real_vector"]
+__all__ = ["Bound", "Hypothesis", "real_vector"]
 
 _KINDS = ("upper", "lower")
 
@@ -65,6 +65,52 @@ def _kind(instance, attribute, value) -> None:
 
 
 @attrs.frozen
+class Hypothesis:
+    """One hypothesis of a theorem, as checked on the game played.
+
+    Parameters
+    ----------
+    name : str
+        What the theorem assumes, in a few words: ``"realizable"``, ``"margin
+        measured"``, ``"norms finite"``, ``"oblivious adversary"``, …
+    holds : bool
+        Whether the referee found it true on the game.
+    detail : str, default ""
+        What was measured, or why it fails (shown when it fails).
+
+    Examples
+    --------
+    >>> h = Hypothesis("norms finite", False, "R = inf: an instance overflows")
+    >>> str(h)
+    'norms finite fails: R = inf: an instance overflows'
+    """
+
+    name: str = attrs.field(validator=_string)
+    holds: bool = attrs.field(validator=attrs.validators.instance_of(bool))
+    detail: str = attrs.field(default="", validator=_string)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready form."""
+        return {"name": self.name, "holds": self.holds, "detail": self.detail}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Hypothesis:
+        """Inverse of :meth:`to_dict`."""
+        return cls(data["name"], data["holds"], data.get("detail", ""))
+
+    def __str__(self) -> str:
+        verdict = "holds" if self.holds else "fails"
+        return f"{self.name} {verdict}" + (f": {self.detail}" if self.detail else "")
+
+
+def _hypotheses(value: Any) -> tuple[Hypothesis, ...]:
+    items = tuple(value)
+    for item in items:
+        check_instance("hypotheses", item, Hypothesis, "a tuple of Hypothesis")
+    return items
+
+
+@attrs.frozen
 class Bound:
     """A theorem's guarantee, evaluated on the quantities it names.
 
@@ -81,6 +127,10 @@ class Bound:
         name of a per-round record a player logs (summed over the rounds).
     kind : {"upper", "lower"}, default "upper"
         An upper bound must not be exceeded; a lower bound is what an adversary forces.
+    hypotheses : tuple of Hypothesis, default ()
+        The theorem's hypotheses as checked on the game. The bound *applies*
+        only when every one holds; otherwise it is reported as not applicable,
+        with the first failing hypothesis as the reason, never as holding.
 
     Examples
     --------
@@ -89,6 +139,9 @@ class Bound:
     (True, False)
     >>> Bound.from_dict(b.to_dict()) == b
     True
+    >>> c = b.given(Hypothesis("realizable", False, "no perfect separator"))
+    >>> c.applies, c.reason
+    (False, 'realizable fails: no perfect separator')
     """
 
     value: float = attrs.field(converter=lambda v: _number(v))
@@ -96,6 +149,28 @@ class Bound:
     source: str = attrs.field(validator=_string)
     quantity: str = attrs.field(default="mistakes", validator=_string)
     kind: str = attrs.field(default="upper", validator=_kind)
+    hypotheses: tuple[Hypothesis, ...] = attrs.field(default=(), converter=_hypotheses)
+
+    @property
+    def applies(self) -> bool:
+        """Whether every hypothesis of the theorem held on the game."""
+        return all(h.holds for h in self.hypotheses)
+
+    @property
+    def reason(self) -> str | None:
+        """Why the bound does not apply: its first failing hypothesis (None when it applies)."""
+        for h in self.hypotheses:
+            if not h.holds:
+                return str(h)
+        return None
+
+    def given(self, *hypotheses: Hypothesis) -> Bound:
+        """This bound with more checked hypotheses appended."""
+        return attrs.evolve(self, hypotheses=self.hypotheses + hypotheses)
+
+    def verdict(self, observed: float) -> bool | None:
+        """:meth:`holds` where the theorem applies, None where a hypothesis fails."""
+        return self.holds(observed) if self.applies else None
 
     def holds(self, observed: float) -> bool:
         """Whether ``observed`` respects the bound (a relative slack of 1e-9 for rounding)."""
@@ -113,6 +188,7 @@ class Bound:
             "source": self.source,
             "quantity": self.quantity,
             "kind": self.kind,
+            "hypotheses": [h.to_dict() for h in self.hypotheses],
         }
 
     @classmethod
@@ -124,8 +200,10 @@ class Bound:
             source=data["source"],
             quantity=data.get("quantity", "mistakes"),
             kind=data.get("kind", "upper"),
+            hypotheses=[Hypothesis.from_dict(h) for h in data.get("hypotheses", ())],
         )
 
     def __str__(self) -> str:
         sign = "≤" if self.kind == "upper" else "≥"
-        return f"{self.quantity} {sign} {self.value:g}  ({self.theorem}; {self.source})"
+        text = f"{self.quantity} {sign} {self.value:g}  ({self.theorem}; {self.source})"
+        return text if self.applies else f"{text}  not applicable: {self.reason}"
