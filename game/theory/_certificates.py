@@ -2,9 +2,16 @@
 
 A :class:`Certificate` is a target concept the adversary claims agrees with
 every label it gave (``realizable=True``), or a comparator it does not claim
-is perfect (``realizable=False``, used by the non-separable bounds). After a
-game the engine checks a realizable certificate against every round with
-:func:`first_disagreement`, so a lower-bound demonstration cannot cheat.
+is perfect (``realizable=False``, used by the non-separable bounds).
+
+The referee never believes the object it was handed: it rebuilds the
+certificate from its serialised form with the class registered for its kind
+(:func:`~game.theory.referee_copy`), then judges that copy against every round
+with :func:`first_disagreement`, which first checks that the rounds are
+instances of the kind the certificate labels (:meth:`Certificate.check_fits`).
+So a lower-bound demonstration cannot cheat. The arrays a built-in certificate
+holds are backed by immutable memory: no write, by any player, changes a
+certificate after it was built.
 
 Certificates serialise to JSON with :meth:`Certificate.to_dict` and back with
 :func:`~game.theory.certificate_from_dict`, through the table of kinds
@@ -21,6 +28,10 @@ Examples
 True
 >>> first_disagreement(u, X, np.array([1, 1]))
 1
+>>> first_disagreement(u, np.array([[1.0, 2.0, 3.0]]), np.array([1]))
+Traceback (most recent call last):
+...
+game.errors.CertificateError: a halfspace certificate in dimension 2 judges real vectors: ...
 """
 
 from __future__ import annotations
@@ -30,9 +41,100 @@ from typing import Any, ClassVar
 import attrs
 import numpy as np
 
-from game.errors import ParameterError, check_integer
+from game.errors import CertificateError, ParameterError, check_integer
+from game.theory._numerics import scores, vector_norm
 
 __all__ = ["Certificate", "ExpertCertificate", "HalfspaceCertificate", "first_disagreement"]
+
+
+# -- helpers shared with the concept classes ---------------------------------------
+
+
+def _frozen(array: np.ndarray) -> np.ndarray:
+    """A copy of ``array`` backed by an immutable ``bytes`` buffer.
+
+    Its ``writeable`` flag cannot be set again (numpy refuses, with a
+    ValueError, for memory it does not own and that is read-only), so no write
+    through it or its base changes what a certificate holds.
+    """
+    array = np.ascontiguousarray(array)
+    return np.frombuffer(array.tobytes(), dtype=array.dtype).reshape(array.shape)
+
+
+def _rebuilt(cls: type[Certificate], params: dict[str, Any], realizable: bool) -> Certificate:
+    """``cls.from_params(params, realizable)``: how built-in certificates unpickle.
+
+    Going through the constructor again keeps the rebuilt arrays immutable.
+    """
+    return cls.from_params(params, realizable)
+
+
+def _shown(X: np.ndarray) -> str:
+    return f"an array of shape {X.shape} and dtype {X.dtype}"
+
+
+def _rounds(instances: Any, judges: str) -> np.ndarray:
+    """The instances as one array, rounds along axis 0, or a CertificateError."""
+    if isinstance(instances, np.ndarray):
+        X = instances
+    else:
+        try:
+            X = np.asarray(instances)
+        except (TypeError, ValueError):
+            X = None
+        if X is None or X.dtype == object:
+            raise CertificateError(f"{judges}; the rounds hold instances of different shapes")
+    if X.ndim == 0:
+        raise CertificateError(f"{judges}; the rounds hold one value, {_shown(X)}")
+    return X
+
+
+def _unfit(judges: str, X: np.ndarray, problem: str = "") -> CertificateError:
+    """The one-line error: what the kind judges and what the rounds hold."""
+    why = f" ({problem})" if problem else ""
+    return CertificateError(f"{judges}; the rounds hold {_shown(X)}{why}")
+
+
+def _first_round(mask: np.ndarray) -> int:
+    """The 1-based round of the first row of ``mask`` (rounds along axis 0) holding True."""
+    rows = mask.reshape(mask.shape[0], -1).any(axis=1)
+    return int(np.flatnonzero(rows)[0]) + 1
+
+
+def _round_count(instances: Any) -> int:
+    try:
+        return len(instances)
+    except TypeError:
+        raise CertificateError(
+            "the rounds' instances must be one per round (a sequence), "
+            f"got {type(instances).__name__}"
+        ) from None
+
+
+def _label_column(labels: Any, rounds: int) -> np.ndarray:
+    """``labels`` as a 1-D ±1 column of ``rounds`` entries, or a CertificateError."""
+    y = np.asarray(labels)
+    fits = (
+        y.ndim == 1
+        and y.shape[0] == rounds
+        and y.dtype.kind in "iuf"
+        and bool(np.all((y == 1) | (y == -1)))
+    )
+    if not fits:
+        raise CertificateError(
+            f"labels must be a column of ±1, one per round ({rounds}); got {_shown(y)}"
+        )
+    return y
+
+
+def _flag(value: Any) -> bool:
+    """``realizable``: True or False (numpy's bools too), nothing else."""
+    if isinstance(value, bool | np.bool_):
+        return bool(value)
+    raise ParameterError("realizable", value, "True or False")
+
+
+# -- the base class ------------------------------------------------------------------
 
 
 @attrs.frozen
@@ -40,13 +142,17 @@ class Certificate:
     """Base class: a concept that labels instances with ±1.
 
     Subclasses set the class attribute ``kind``, implement :meth:`labels`,
-    :meth:`describe`, :meth:`params` and (as a classmethod) :meth:`from_params`.
-    ``realizable`` is the adversary's claim: True means the engine verifies
-    the concept against every round.
+    :meth:`describe`, :meth:`params`, (as a classmethod) :meth:`from_params`
+    and :meth:`check_fits`. ``realizable`` is the adversary's claim: True
+    means the referee verifies the concept against every round.
+
+    :meth:`labels` and :meth:`agrees` are the concept itself: they assume the
+    instances are of the kind it labels. The referee judges a game with
+    :func:`first_disagreement`, which checks that first.
     """
 
     kind: ClassVar[str] = "certificate"
-    realizable: bool = attrs.field(default=True, kw_only=True)
+    realizable: bool = attrs.field(default=True, kw_only=True, converter=_flag)
 
     def labels(self, instances) -> np.ndarray:
         """The concept's label (±1, int8) on each instance (stacked along axis 0)."""
@@ -55,6 +161,16 @@ class Certificate:
     def agrees(self, instances, labels) -> np.ndarray:
         """A boolean array: does the concept give round t's label?"""
         return self.labels(instances) == np.asarray(labels)
+
+    def check_fits(self, instances) -> None:
+        """Raise a :class:`~game.errors.CertificateError` unless the rounds are of this kind.
+
+        ``instances`` holds one instance per round, stacked along axis 0. The
+        base class checks nothing (a user's certificate class may override
+        it); every built-in kind checks the shape and dtype of what it labels,
+        and an empty game (no round) fits every kind.
+        """
+        return None
 
     def describe(self) -> str:
         """A short readable form of the concept."""
@@ -82,24 +198,78 @@ class Certificate:
 def first_disagreement(certificate: Certificate, instances, labels) -> int | None:
     """The 0-based index of the first round whose label the certificate contradicts.
 
-    Returns None when the certificate agrees with every round (or no round was played).
+    The certificate first checks that the rounds are instances of its kind
+    (:meth:`Certificate.check_fits`), and the labels must be one ±1 per round.
+    Call it on the referee's copy of a certificate
+    (:func:`~game.theory.referee_copy`), never on the object a player handed
+    over: this function calls the certificate's own methods.
+
+    Parameters
+    ----------
+    certificate : Certificate
+        The concept to judge.
+    instances : array_like
+        One instance per round, stacked along axis 0.
+    labels : array_like
+        The label (±1) of each round.
+
+    Returns
+    -------
+    int or None
+        The first round (0-based) the certificate contradicts; None when it
+        agrees with every round (or no round was played).
+
+    Raises
+    ------
+    CertificateError
+        When the rounds are not of the certificate's kind, the labels are not
+        a ±1 column as long as the rounds, or the certificate's agreement is not
+        one entry per round.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from game.theory import ExpertCertificate
+    >>> advice = np.array([[1, -1], [-1, -1], [1, 1]])
+    >>> first_disagreement(ExpertCertificate(1, experts=2), advice, [-1, -1, 1]) is None
+    True
+    >>> first_disagreement(ExpertCertificate(0, experts=2), advice, [-1, -1, 1])
+    0
+    >>> first_disagreement(ExpertCertificate(2), advice, [-1, -1, 1])
+    Traceback (most recent call last):
+    ...
+    game.errors.CertificateError: expert certificate 'expert 2' judges advice vectors: ...
     """
-    labels = np.asarray(labels)
-    if labels.size == 0:
+    certificate.check_fits(instances)
+    rounds = _round_count(instances)
+    y = _label_column(labels, rounds)
+    if rounds == 0:
         return None
-    bad = np.flatnonzero(~np.asarray(certificate.agrees(instances, labels), dtype=bool))
+    agree = np.asarray(certificate.agrees(instances, y))
+    if agree.shape != (rounds,) or agree.dtype != np.bool_:
+        raise CertificateError(
+            f"the {certificate.kind} certificate's agreement must be one bool per round "
+            f"({rounds}); got {_shown(agree)}"
+        )
+    bad = np.flatnonzero(~agree)
     return int(bad[0]) if bad.size else None
 
 
+# -- halfspaces ----------------------------------------------------------------------
+
+
 def _float_vector(value) -> np.ndarray:
+    expected = "a non-empty finite vector"
     try:
-        array = np.array(value, dtype=np.float64)
+        array = np.asarray(value)
     except (TypeError, ValueError):
-        raise ParameterError("weights", value, "a non-empty finite vector") from None
-    if array.ndim != 1 or array.size == 0 or not np.all(np.isfinite(array)):
-        raise ParameterError("weights", value, "a non-empty finite vector")
-    array.flags.writeable = False
-    return array
+        raise ParameterError("weights", value, expected) from None
+    if array.dtype.kind not in "iuf" or array.ndim != 1 or array.size == 0:
+        raise ParameterError("weights", value, expected)
+    array = array.astype(np.float64)
+    if not np.all(np.isfinite(array)):
+        raise ParameterError("weights", value, expected)
+    return _frozen(array)
 
 
 @attrs.frozen(eq=False)
@@ -108,12 +278,21 @@ class HalfspaceCertificate(Certificate):
 
     It agrees with a round only when y·(w·x) > 0 strictly: a point on the
     hyperplane is on neither side, so a realizable halfspace certificate has a
-    positive margin on every round.
+    positive margin on every round. Scores are computed by
+    :func:`~game.theory.scores`, which scales rows and weights so that any
+    finite instance, of size 1e200 or 1e-170, gets the right sign and margin
+    y·(u·x), u = w/‖w‖. The weights are first scaled by a power of two, which
+    is exact: a point exactly on the hyperplane scores exactly 0 (dividing by
+    ‖w‖ first would round it to either side).
+
+    Its instances are real vectors of w's dimension d: a (rounds × d) array of
+    finite numbers (floats, or integers; not bools).
 
     Parameters
     ----------
     weights : array_like
-        w, any non-zero vector; :meth:`margin` normalises it.
+        w, any non-zero finite vector; :meth:`margin` normalises it. It is
+        copied into immutable memory.
 
     Examples
     --------
@@ -121,6 +300,10 @@ class HalfspaceCertificate(Certificate):
     >>> h = HalfspaceCertificate([3.0, 4.0])
     >>> float(h.margin(np.array([[1.0, 1.0], [-1.0, 0.0]]), np.array([1, -1])))
     0.6
+    >>> h.weights.flags.writeable = True
+    Traceback (most recent call last):
+    ...
+    ValueError: cannot set WRITEABLE flag to True of this array
     """
 
     kind: ClassVar[str] = "halfspace"
@@ -131,21 +314,86 @@ class HalfspaceCertificate(Certificate):
         if not np.any(value):
             raise ParameterError("weights", value, "a non-zero vector")
 
+    def _direction(self) -> np.ndarray:
+        """w times a power of two, its largest entry in [0.5, 1).
+
+        Scaling by a power of two is exact: scores against this vector have
+        the signs (ties on the hyperplane included) and the ratios of scores
+        against w, and cannot overflow where u·x does not.
+        """
+        w = self.weights
+        _, exponent = np.frexp(np.max(np.abs(w)))
+        return np.ldexp(w, -int(exponent))
+
+    def _scores(self, instances, direction: np.ndarray) -> np.ndarray:
+        return scores(np.asarray(instances, dtype=np.float64), direction)
+
     def labels(self, instances) -> np.ndarray:
-        scores = np.asarray(instances, dtype=np.float64) @ self.weights
-        return np.where(scores >= 0, 1, -1).astype(np.int8)
+        return np.where(self._scores(instances, self._direction()) >= 0, 1, -1).astype(np.int8)
 
     def agrees(self, instances, labels) -> np.ndarray:
-        scores = np.asarray(instances, dtype=np.float64) @ self.weights
-        return np.asarray(labels) * scores > 0
+        return np.asarray(labels) * self._scores(instances, self._direction()) > 0
+
+    def check_fits(self, instances) -> None:
+        """Refuse rounds that are not finite real vectors of the weights' dimension.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> HalfspaceCertificate([1.0, 0.0]).check_fits(np.ones((5, 3)))
+        Traceback (most recent call last):
+        ...
+        game.errors.CertificateError: a halfspace certificate in dimension 2 judges real ...
+        """
+        d = self.weights.size
+        judges = (
+            f"a halfspace certificate in dimension {d} judges real vectors: "
+            f"a (rounds × {d}) array of finite numbers"
+        )
+        X = _rounds(instances, judges)
+        if X.shape[0] == 0:
+            return
+        if X.ndim != 2 or X.shape[1] != d or X.dtype.kind not in "iuf":
+            raise _unfit(judges, X)
+        if X.dtype.kind == "f" and not np.all(np.isfinite(X)):
+            bad = _first_round(~np.isfinite(X))
+            raise _unfit(judges, X, f"round {bad} is not finite")
+
+    def margins(self, instances, labels) -> np.ndarray:
+        """y_t·(u·x_t) on each round, with u = w/‖w‖ (negative where the concept disagrees).
+
+        Raises
+        ------
+        CertificateError
+            When the rounds do not fit (:meth:`check_fits`) or the labels are
+            not a ±1 column as long as them.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> h = HalfspaceCertificate([0.0, 2.0])
+        >>> h.margins(np.array([[5.0, 1e200], [1.0, -3e-170]]), [1, -1]).tolist()
+        [1e+200, 3e-170]
+        """
+        self.check_fits(instances)
+        y = _label_column(labels, _round_count(instances))
+        if y.size == 0:
+            return np.empty(0)
+        direction = self._direction()
+        return y * self._scores(instances, direction) / vector_norm(direction)
 
     def margin(self, instances, labels) -> float:
-        """min over rounds of y·(u·x) with u = w/‖w‖ (inf when no round was played)."""
-        labels = np.asarray(labels)
-        if labels.size == 0:
-            return float("inf")
-        scores = np.asarray(instances, dtype=np.float64) @ self.weights
-        return float(np.min(labels * scores) / np.linalg.norm(self.weights))
+        """min over rounds of y·(u·x) with u = w/‖w‖ (inf when no round was played).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> h = HalfspaceCertificate([1.0, 1.0])
+        >>> h.margin(np.array([[3e200, 1e200], [-2e200, 0.0]]), [1, -1])  # 2e200/√2
+        1.414213562373095e+200
+        """
+        m = self.margins(instances, labels)
+        return float(m.min()) if m.size else float("inf")
 
     def describe(self) -> str:
         w = self.weights
@@ -168,6 +416,12 @@ class HalfspaceCertificate(Certificate):
 
     __hash__ = None
 
+    def __reduce__(self):
+        return _rebuilt, (type(self), self.params(), self.realizable)
+
+
+# -- experts -------------------------------------------------------------------------
+
 
 def _plain_int(value):
     return int(value) if isinstance(value, np.integer) else value
@@ -175,6 +429,11 @@ def _plain_int(value):
 
 def _expert_index(instance, attribute, value) -> None:
     check_integer(attribute.alias, value, low=0)
+
+
+def _expert_count(instance, attribute, value) -> None:
+    if value is not None:
+        check_integer(attribute.alias, value, low=instance.expert + 1)
 
 
 @attrs.frozen
@@ -191,14 +450,15 @@ class ExpertCertificate(Certificate):
     the best expert in hindsight, whose mistakes a bound counts.
 
     Instances are the advice vectors, stacked into a (rounds × N) array or
-    given as a list of vectors.
+    given as a list of vectors. A game fits the certificate when N > i (and N
+    equals ``experts`` when that is given) and every advice is in [-1, 1].
 
     Parameters
     ----------
     expert : int
         The expert's index i, from 0.
     experts : int, optional
-        N, the number of experts (shown in the description).
+        N, the number of experts (more than i).
 
     Examples
     --------
@@ -213,7 +473,7 @@ class ExpertCertificate(Certificate):
 
     kind: ClassVar[str] = "expert"
     expert: int = attrs.field(converter=_plain_int, validator=_expert_index)
-    experts: int | None = attrs.field(default=None, converter=_plain_int)
+    experts: int | None = attrs.field(default=None, converter=_plain_int, validator=_expert_count)
 
     def advice(self, instances) -> np.ndarray:
         """The expert's advice on each round (a float column)."""
@@ -227,6 +487,37 @@ class ExpertCertificate(Certificate):
     def labels(self, instances) -> np.ndarray:
         return np.where(self.advice(instances) >= 0, 1, -1).astype(np.int8)
 
+    def check_fits(self, instances) -> None:
+        """Refuse rounds that are not advice vectors in [-1, 1] of N > i experts (N = ``experts``).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> ExpertCertificate(3).check_fits(np.ones((4, 3)))
+        Traceback (most recent call last):
+        ...
+        game.errors.CertificateError: expert certificate 'expert 3' judges advice vectors: ...
+        """
+        n = f"N = {self.experts}" if self.experts is not None else f"N > {self.expert}"
+        judges = (
+            f"expert certificate {self.describe()!r} judges advice vectors: "
+            f"a (rounds × N) array of numbers in [-1, 1] with {n}"
+        )
+        X = _rounds(instances, judges)
+        if X.shape[0] == 0:
+            return
+        wanted = self.experts if self.experts is not None else X.shape[-1]
+        if (
+            X.ndim != 2
+            or X.dtype.kind not in "iuf"
+            or X.shape[1] <= self.expert
+            or X.shape[1] != wanted
+        ):
+            raise _unfit(judges, X)
+        outside = ~(np.abs(X) <= 1)  # NaN is outside too
+        if np.any(outside):
+            raise _unfit(judges, X, f"round {_first_round(outside)} holds advice outside [-1, 1]")
+
     def describe(self) -> str:
         of = "" if self.experts is None else f" of {self.experts}"
         return f"expert {self.expert}{of}"
@@ -236,4 +527,4 @@ class ExpertCertificate(Certificate):
 
     @classmethod
     def from_params(cls, params, realizable):
-        return cls(int(params["expert"]), experts=params.get("experts"), realizable=realizable)
+        return cls(params["expert"], experts=params.get("experts"), realizable=realizable)

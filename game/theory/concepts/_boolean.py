@@ -57,7 +57,7 @@ import attrs
 import numpy as np
 
 from game.errors import ParameterError, check_choice, check_integer
-from game.theory._certificates import Certificate
+from game.theory._certificates import Certificate, _frozen, _rebuilt, _rounds, _unfit
 
 __all__ = [
     "CONCEPT_KINDS",
@@ -212,9 +212,7 @@ def _check_range(literals, variables: int, parameter: str) -> None:
 
 def _indices(literals, negated: bool) -> np.ndarray:
     index = [lit.variable for lit in literals if lit.negated == negated]
-    array = np.array(index, dtype=np.intp)
-    array.flags.writeable = False
-    return array
+    return _frozen(np.array(index, dtype=np.intp))
 
 
 # -- regions -------------------------------------------------------------------
@@ -294,6 +292,41 @@ class BooleanConcept(Certificate):
     def describe(self) -> str:
         """The readable form, with the number of variables."""
         return f"{self} over {self.variables} variables"
+
+    def check_fits(self, instances) -> None:
+        """Refuse rounds that are not bit vectors of ``variables`` bits (bools, or integers 0/1).
+
+        Floats are refused, 0.0 and 1.0 too: bit vectors are recorded as
+        ``bool`` or integer arrays.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> c = Conjunction(3, ["x1"])
+        >>> c.check_fits(np.array([[1, 0, 1], [0, 0, 0]], dtype=np.uint8))
+        >>> c.check_fits(np.zeros((2, 4), dtype=bool))
+        Traceback (most recent call last):
+        ...
+        game.errors.CertificateError: a conjunction over 3 variables judges bit vectors: ...
+        """
+        n = self.variables
+        judges = (
+            f"a {self.kind} over {n} variables judges bit vectors: "
+            f"a (rounds × {n}) array of bools or 0/1 integers"
+        )
+        X = _rounds(instances, judges)
+        if X.shape[0] == 0:
+            return
+        if X.ndim != 2 or X.shape[1] != n or X.dtype.kind not in "biu":
+            raise _unfit(judges, X)
+        if X.dtype != np.bool_:
+            outside = (X != 0) & (X != 1)
+            if np.any(outside):
+                t = int(np.flatnonzero(outside.any(axis=1))[0])
+                raise _unfit(judges, X, f"round {t + 1} holds a value that is not a bit")
+
+    def __reduce__(self):
+        return _rebuilt, (type(self), self.params(), self.realizable)
 
     def regions(self) -> list[Region]:
         """Disjoint cylinder sets covering {0, 1}ⁿ, each with the concept's label on it.

@@ -65,7 +65,7 @@ import attrs
 import numpy as np
 
 from game.errors import ParameterError, check_integer
-from game.theory._certificates import Certificate
+from game.theory._certificates import Certificate, _frozen, _rebuilt, _rounds, _unfit
 
 __all__ = [
     "BUILDERS",
@@ -476,6 +476,8 @@ def _row_string(row: np.ndarray) -> str:
 
 def _parse_row(text: str) -> np.ndarray:
     table = {"+": 1, "-": -1, "−": -1}
+    if not isinstance(text, str):
+        raise ValueError(f"a row of labels is a string of + and −, got {text!r}")
     try:
         return np.array([table[ch] for ch in text], dtype=np.int8)
     except KeyError as exc:
@@ -486,24 +488,31 @@ def _as_row(value: Any) -> np.ndarray:
     row = np.asarray(value)
     if row.ndim != 1:
         raise ValueError(f"a hypothesis's row is 1-D, got shape {row.shape}")
-    out = _as_matrix(row[None, :])[0].copy()
-    out.flags.writeable = False
-    return out
+    return _frozen(_as_matrix(row[None, :])[0])
+
+
+def _row_index(value: Any) -> int | None:
+    if value is None:
+        return None
+    return check_integer("index", value, low=0)
 
 
 @attrs.frozen(eq=False)
 class FiniteClassCertificate(Certificate):
     """Hypothesis h of a finite class: its row of labels, with its index and name.
 
-    The row itself is stored, so a transcript read back re-verifies the
-    certificate without the class. Instances are point indices.
+    The row itself is stored (in immutable memory), so a transcript read back
+    re-verifies the certificate without the class. Instances are point
+    indices: a game fits the certificate when its rounds are a column of
+    integers in 0 … points − 1 (floats are refused, integral ones too: the
+    referee records points as integers).
 
     Parameters
     ----------
     row : array_like
         The hypothesis's label (±1) on every point of the class.
     index : int, optional
-        Its row in the class.
+        Its row in the class (an integer ≥ 0).
     name, class_name : str, optional
         Readable names of the hypothesis and of the class.
 
@@ -520,9 +529,9 @@ class FiniteClassCertificate(Certificate):
 
     kind: ClassVar[str] = "finite-class"
     row: np.ndarray = attrs.field(converter=_as_row)
-    index: int | None = attrs.field(default=None)
-    name: str = attrs.field(default="")
-    class_name: str = attrs.field(default="")
+    index: int | None = attrs.field(default=None, converter=_row_index)
+    name: str = attrs.field(default="", validator=attrs.validators.instance_of(str))
+    class_name: str = attrs.field(default="", validator=attrs.validators.instance_of(str))
 
     def labels(self, instances) -> np.ndarray:
         idx = np.asarray(instances)
@@ -533,6 +542,34 @@ class FiniteClassCertificate(Certificate):
         if idx.size and (idx.min() < 0 or idx.max() >= self.row.size):
             raise IndexError(f"points must be in 0..{self.row.size - 1}")
         return self.row[idx]
+
+    def check_fits(self, instances) -> None:
+        """Refuse rounds that are not a column of integer points in 0 … points − 1.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> c = FiniteClassCertificate([1, -1, 1])
+        >>> c.check_fits(np.array([0, 2, 1]))
+        >>> c.check_fits(np.array([0.0, 2.0]))
+        Traceback (most recent call last):
+        ...
+        game.errors.CertificateError: a finite-class certificate over 3 points judges points: ...
+        """
+        m = self.row.size
+        judges = (
+            f"a finite-class certificate over {m} points judges points: "
+            f"a column of integers in 0..{m - 1}"
+        )
+        X = _rounds(instances, judges)
+        if X.shape[0] == 0:
+            return
+        if X.ndim != 1 or X.dtype.kind not in "iu":
+            raise _unfit(judges, X)
+        outside = (X < 0) | (X >= m)
+        if np.any(outside):
+            t = int(np.flatnonzero(outside)[0])
+            raise _unfit(judges, X, f"round {t + 1} holds point {X[t]}")
 
     def describe(self) -> str:
         who = f"hypothesis {self.name!r}" if self.name else "a hypothesis"
@@ -569,6 +606,9 @@ class FiniteClassCertificate(Certificate):
         )
 
     __hash__ = None
+
+    def __reduce__(self):
+        return _rebuilt, (type(self), self.params(), self.realizable)
 
 
 # -- builders ------------------------------------------------------------------------
