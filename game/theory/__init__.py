@@ -9,6 +9,7 @@ from game.theory._certificate_kinds import (
     CERTIFICATE_KINDS,
     certificate_class,
     certificate_from_dict,
+    referee_copy,
     register_certificate,
 )
 from game.theory._certificates import (
@@ -66,6 +67,7 @@ __all__ = [
     "margin_perceptron_claims",
     "perfect_experts",
     "predicted_label",
+    "referee_copy",
     "register_certificate",
     "regret",
     "row_norms",
