@@ -193,7 +193,7 @@ def _who(certificate: Any) -> str:
         cls = type(certificate)
         name = cls.__qualname__
         kind = getattr(cls, "kind", None)
-        return f"certificate {name} (kind {kind!r})" if isinstance(kind, str) else f"{name} object"
+        return f"certificate {name} (kind {kind!r})"
     except Exception:
         return "a certificate"
 
@@ -249,9 +249,11 @@ def referee_copy(certificate: Certificate) -> Certificate:
     ...
     game.errors.CertificateError: certificate Unknown (kind 'oracle'): unknown kind 'oracle'; ...
     """
-    who = _who(certificate)
     if not isinstance(certificate, Certificate):
-        raise CertificateError(f"{who}: expected a game.theory.Certificate")
+        raise CertificateError(
+            f"expected a game.theory.Certificate, got a {type(certificate).__qualname__}"
+        )
+    who = _who(certificate)
     try:
         data = certificate.to_dict()
     except Exception as exc:

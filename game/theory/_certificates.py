@@ -258,6 +258,12 @@ def first_disagreement(certificate: Certificate, instances, labels) -> int | Non
 # -- halfspaces ----------------------------------------------------------------------
 
 
+#: Rows whose largest entry lies in [_ROW_LOW, _ROW_HIGH] are scored as they are
+#: (against weights scaled into [0.5, 1), no product overflows or underflows).
+_ROW_HIGH = 2.0**480
+_ROW_LOW = 2.0**-480
+
+
 def _float_vector(value) -> np.ndarray:
     expected = "a non-empty finite vector"
     try:
@@ -279,11 +285,12 @@ class HalfspaceCertificate(Certificate):
     It agrees with a round only when y·(w·x) > 0 strictly: a point on the
     hyperplane is on neither side, so a realizable halfspace certificate has a
     positive margin on every round. Scores are computed by
-    :func:`~game.theory.scores`, which scales rows and weights so that any
-    finite instance, of size 1e200 or 1e-170, gets the right sign and margin
-    y·(u·x), u = w/‖w‖. The weights are first scaled by a power of two, which
-    is exact: a point exactly on the hyperplane scores exactly 0 (dividing by
-    ‖w‖ first would round it to either side).
+    :func:`~game.theory.scores` after scaling the weights, and rows of extreme
+    size, by powers of two, so that any finite instance, of size 1e200 or
+    1e-170, gets the right sign and margin y·(u·x), u = w/‖w‖. Scaling by a
+    power of two is exact: labels do not change when the instances are scaled
+    by one, and a point exactly on the hyperplane scores exactly 0 (dividing by
+    ‖w‖ or by a row's largest entry first would round it to either side).
 
     Its instances are real vectors of w's dimension d: a (rounds × d) array of
     finite numbers (floats, or integers; not bools).
@@ -315,24 +322,37 @@ class HalfspaceCertificate(Certificate):
             raise ParameterError("weights", value, "a non-zero vector")
 
     def _direction(self) -> np.ndarray:
-        """w times a power of two, its largest entry in [0.5, 1).
-
-        Scaling by a power of two is exact: scores against this vector have
-        the signs (ties on the hyperplane included) and the ratios of scores
-        against w, and cannot overflow where u·x does not.
-        """
+        """w times a power of two, its largest entry in [0.5, 1)."""
         w = self.weights
         _, exponent = np.frexp(np.max(np.abs(w)))
         return np.ldexp(w, -int(exponent))
 
-    def _scores(self, instances, direction: np.ndarray) -> np.ndarray:
-        return scores(np.asarray(instances, dtype=np.float64), direction)
+    def _scores(self, instances) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
+        """(scores, exponents, direction): x·v per row for v = :meth:`_direction`.
+
+        Rows of extreme size (an entry past 2^±480) are first scaled by powers
+        of two, their largest entry into [0.5, 1), and ``exponents`` holds the
+        powers (None when no row needed it): x·v = ldexp(score, exponent).
+        Every scaling is exact, so the scores have the signs of the dot product
+        at unit scale, ties on the hyperplane included, and nothing overflows
+        or underflows that the true value does not.
+        """
+        X = np.asarray(instances, dtype=np.float64)
+        v = self._direction()
+        exponents = None
+        if X.ndim and X.shape[-1]:
+            big = np.max(np.abs(X), axis=-1)
+            nonzero = big[big > 0]
+            if nonzero.size and (nonzero.max() > _ROW_HIGH or nonzero.min() < _ROW_LOW):
+                _, exponents = np.frexp(big)
+                X = np.ldexp(X, -exponents[..., None])
+        return scores(X, v), exponents, v
 
     def labels(self, instances) -> np.ndarray:
-        return np.where(self._scores(instances, self._direction()) >= 0, 1, -1).astype(np.int8)
+        return np.where(self._scores(instances)[0] >= 0, 1, -1).astype(np.int8)
 
     def agrees(self, instances, labels) -> np.ndarray:
-        return np.asarray(labels) * self._scores(instances, self._direction()) > 0
+        return np.asarray(labels) * self._scores(instances)[0] > 0
 
     def check_fits(self, instances) -> None:
         """Refuse rounds that are not finite real vectors of the weights' dimension.
@@ -379,8 +399,12 @@ class HalfspaceCertificate(Certificate):
         y = _label_column(labels, _round_count(instances))
         if y.size == 0:
             return np.empty(0)
-        direction = self._direction()
-        return y * self._scores(instances, direction) / vector_norm(direction)
+        values, exponents, direction = self._scores(instances)
+        margins = y * values / vector_norm(direction)
+        if exponents is not None:
+            with np.errstate(over="ignore", under="ignore"):
+                margins = np.ldexp(margins, exponents)
+        return margins
 
     def margin(self, instances, labels) -> float:
         """min over rounds of y·(u·x) with u = w/‖w‖ (inf when no round was played).
