@@ -42,7 +42,7 @@ import attrs
 import numpy as np
 
 from game.errors import CertificateError, ParameterError, check_integer
-from game.theory._numerics import scores, vector_norm
+from game.theory._numerics import vector_norm
 
 __all__ = ["Certificate", "ExpertCertificate", "HalfspaceCertificate", "first_disagreement"]
 
@@ -93,12 +93,6 @@ def _unfit(judges: str, X: np.ndarray, problem: str = "") -> CertificateError:
     """The one-line error: what the kind judges and what the rounds hold."""
     why = f" ({problem})" if problem else ""
     return CertificateError(f"{judges}; the rounds hold {_shown(X)}{why}")
-
-
-def _first_round(mask: np.ndarray) -> int:
-    """The 1-based round of the first row of ``mask`` (rounds along axis 0) holding True."""
-    rows = mask.reshape(mask.shape[0], -1).any(axis=1)
-    return int(np.flatnonzero(rows)[0]) + 1
 
 
 def _round_count(instances: Any) -> int:
@@ -284,13 +278,13 @@ class HalfspaceCertificate(Certificate):
 
     It agrees with a round only when y·(w·x) > 0 strictly: a point on the
     hyperplane is on neither side, so a realizable halfspace certificate has a
-    positive margin on every round. Scores are computed by
-    :func:`~game.theory.scores` after scaling the weights, and rows of extreme
-    size, by powers of two, so that any finite instance, of size 1e200 or
-    1e-170, gets the right sign and margin y·(u·x), u = w/‖w‖. Scaling by a
-    power of two is exact: labels do not change when the instances are scaled
-    by one, and a point exactly on the hyperplane scores exactly 0 (dividing by
-    ‖w‖ or by a row's largest entry first would round it to either side).
+    positive margin on every round. Scores are computed as
+    :func:`~game.theory.scores` does, scaled so that any finite instance, of
+    size 1e200 or 1e-170, gets the right sign and margin y·(u·x), u = w/‖w‖;
+    but the weights, and rows of extreme size, are scaled by powers of two,
+    which is exact: labels do not change when the instances are scaled by one,
+    and a point exactly on the hyperplane scores exactly 0 (dividing by ‖w‖ or
+    by a row's largest entry first would round it to either side).
 
     Its instances are real vectors of w's dimension d: a (rounds × d) array of
     finite numbers (floats, or integers; not bools).
@@ -341,12 +335,14 @@ class HalfspaceCertificate(Certificate):
         v = self._direction()
         exponents = None
         if X.ndim and X.shape[-1]:
-            big = np.max(np.abs(X), axis=-1)
+            big = np.maximum(X.max(axis=-1), -X.min(axis=-1))  # max |x_i|, no copy of X
             nonzero = big[big > 0]
             if nonzero.size and (nonzero.max() > _ROW_HIGH or nonzero.min() < _ROW_LOW):
                 _, exponents = np.frexp(big)
                 X = np.ldexp(X, -exponents[..., None])
-        return scores(X, v), exponents, v
+        # rows and v now have their largest entries between 2^-480 and 2^480: the
+        # plain product is what game.theory.scores computes, without its |X| pass
+        return X @ v, exponents, v
 
     def labels(self, instances) -> np.ndarray:
         return np.where(self._scores(instances)[0] >= 0, 1, -1).astype(np.int8)
@@ -375,9 +371,12 @@ class HalfspaceCertificate(Certificate):
             return
         if X.ndim != 2 or X.shape[1] != d or X.dtype.kind not in "iuf":
             raise _unfit(judges, X)
-        if X.dtype.kind == "f" and not np.all(np.isfinite(X)):
-            bad = _first_round(~np.isfinite(X))
-            raise _unfit(judges, X, f"round {bad} is not finite")
+        if X.dtype.kind == "f":
+            # a row is finite iff its largest and smallest entries are (NaN propagates)
+            finite = np.isfinite(X.max(axis=1)) & np.isfinite(X.min(axis=1))
+            if not finite.all():
+                bad = int(np.flatnonzero(~finite)[0]) + 1
+                raise _unfit(judges, X, f"round {bad} is not finite")
 
     def margins(self, instances, labels) -> np.ndarray:
         """y_t·(u·x_t) on each round, with u = w/‖w‖ (negative where the concept disagrees).
@@ -538,9 +537,10 @@ class ExpertCertificate(Certificate):
             or X.shape[1] != wanted
         ):
             raise _unfit(judges, X)
-        outside = ~(np.abs(X) <= 1)  # NaN is outside too
-        if np.any(outside):
-            raise _unfit(judges, X, f"round {_first_round(outside)} holds advice outside [-1, 1]")
+        inside = (X.max(axis=1) <= 1) & (X.min(axis=1) >= -1)  # NaN is outside too
+        if not inside.all():
+            bad = int(np.flatnonzero(~inside)[0]) + 1
+            raise _unfit(judges, X, f"round {bad} holds advice outside [-1, 1]")
 
     def describe(self) -> str:
         of = "" if self.experts is None else f" of {self.experts}"

@@ -567,12 +567,27 @@ def test_halfspace_margins_do_not_depend_on_the_scale_of_the_weights(w_scale):
 
 def test_a_point_on_the_hyperplane_agrees_with_no_label_and_has_margin_zero():
     h = HalfspaceCertificate([3.0, 4.0])
-    X = np.array([[4.0, -3.0], [4e200, -3e200], [0.0, 0.0]])
+    on = np.array([4.0, -3.0])  # w·x = 0 exactly, at every scale below
+    X = np.stack([on, np.ldexp(on, 665), np.ldexp(on, -600), np.zeros(2), [1e200, 1e-170]])
     for label in (1, -1):
-        y = np.full(3, label)
-        assert h.agrees(X, y).tolist() == [False, False, False]
-        assert h.margins(X, y).tolist() == [0.0, 0.0, 0.0]
+        y = np.array([label, label, label, label, 1])
+        assert h.agrees(X, y).tolist() == [False, False, False, False, True]
+        assert h.margins(X, y)[:4].tolist() == [0.0, 0.0, 0.0, 0.0]
         assert first_disagreement(h, X, y) == 0
+        assert first_disagreement(h, X[1:], y[1:]) == 0
+
+
+def test_halfspace_scores_are_exact_under_scaling_by_powers_of_two():
+    rng = np.random.default_rng(3)
+    h = HalfspaceCertificate(rng.normal(size=4))
+    X = rng.normal(size=(50, 4))
+    y = np.where(rng.uniform(size=50) < 0.5, 1, -1)
+    base = h.margins(X, y)
+    for k in (-1000, -600, -1, 1, 480, 600, 900):
+        scaled = np.ldexp(X, k)
+        assert np.array_equal(h.margins(scaled, y), np.ldexp(base, k))
+        assert np.array_equal(h.labels(scaled), h.labels(X))
+        assert first_disagreement(h, scaled, y) == first_disagreement(h, X, y)
 
 
 def test_halfspace_margins_check_the_rounds_and_the_labels():
