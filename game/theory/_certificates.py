@@ -163,6 +163,18 @@ class Certificate:
         base class checks nothing (a user's certificate class may override
         it); every built-in kind checks the shape and dtype of what it labels,
         and an empty game (no round) fits every kind.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from game.theory.concepts import FiniteClassCertificate
+        >>> c = FiniteClassCertificate([1, -1, 1, -1, 1])
+        >>> c.check_fits(np.array([0, 4, 2])), c.check_fits(np.empty((0, 5)))
+        (None, None)
+        >>> c.check_fits(np.zeros((5, 5)))  # 5 rounds of 5-dimensional vectors
+        Traceback (most recent call last):
+        ...
+        game.errors.CertificateError: a finite-class certificate over 5 points judges points: ...
         """
         return None
 
