@@ -15,6 +15,7 @@ import numpy as np
 
 from game.errors import ParameterError, check_instance
 from game.players import Source, data_field
+from game.protocol import INSTANCE_KINDS
 from game.theory import Certificate, HalfspaceCertificate
 from game.transcript import Transcript
 
@@ -78,6 +79,24 @@ def _lockstep_key(replay: Replay, n: int) -> Any:
     return id(source), replay._i, n
 
 
+def _kinds_of(instances: Any) -> str | frozenset[str]:
+    """What :attr:`Replay.presents` says of these instances (an array, or a list of them)."""
+    if len(instances) == 0:  # nothing is presented: any learner can play
+        return frozenset(INSTANCE_KINDS)
+    X = instances if isinstance(instances, np.ndarray) else None
+    if X is None or X.dtype == object:
+        return "point" if isinstance(instances[0], int | np.integer) else "vector"
+    if X.ndim == 1 and X.dtype.kind in "iu":
+        return "point"
+    if X.dtype == bool:
+        return "bits"
+    if X.dtype.kind in "iu" and np.isin(X, (0, 1)).all():
+        return frozenset({"bits", "advice"})
+    if np.all(np.abs(X) <= 1.0):
+        return frozenset({"vector", "advice"})
+    return "vector"
+
+
 @attrs.define(eq=False, on_setattr=attrs.setters.NO_OP)
 class Replay:
     """Presents recorded examples in order, obliviously, then ends the game.
@@ -127,6 +146,7 @@ class Replay:
     _i: int = attrs.field(init=False, default=0, repr=False)
     _n: int = attrs.field(init=False, default=0, repr=False)
     _y: int = attrs.field(init=False, default=1, repr=False)
+    _kinds: Any = attrs.field(init=False, default=None, repr=False)
 
     def __attrs_post_init__(self) -> None:
         if self.transcript is not None:
@@ -160,14 +180,17 @@ class Replay:
                 except ParameterError as exc:  # the separator is the certificate's weights
                     raise exc.renamed("separator") from None
         self._rows, self._ys, self._n = rows, ys, len(ys)
+        self._kinds = _kinds_of(self.transcript.instances if self.transcript is not None else X)
 
     @property
-    def presents(self) -> str:
-        """The kind of instance replayed: "point" for ints, "bits" for booleans, else "vector"."""
-        first = self._rows[0] if self._rows else None
-        if first is None or isinstance(first, int | np.integer):
-            return "point"
-        return "bits" if np.asarray(first).dtype == bool else "vector"
+    def presents(self) -> str | frozenset[str]:
+        """The kinds the replayed instances can be read as (a learner must play one of them).
+
+        Every kind for an empty replay; "point" for ints; "bits" for booleans;
+        bits or advice for 0/1 integers; a real vector or advice for numbers all
+        in [-1, 1]; else "vector".
+        """
+        return self._kinds
 
     def __len__(self) -> int:
         return len(self._ys)

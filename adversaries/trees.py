@@ -74,8 +74,6 @@ class TreeAdversary:
     (4, 4.0, True)
     """
 
-    presents: ClassVar[str] = "point"
-
     tree: nx.DiGraph | None = attrs.field(
         default=None,
         validator=_graph,
@@ -112,6 +110,12 @@ class TreeAdversary:
     def depth(self) -> int:
         """The depth of the tree: the mistakes it forces."""
         return self._depth
+
+    @property
+    def presents(self) -> str:
+        """ "vector" for a tree of vectors (a halfspace tree), else "point" (a class's points)."""
+        root = self.tree.nodes[tree_root(self.tree)].get("instance")
+        return "vector" if isinstance(root, np.ndarray | list | tuple) else "point"
 
     def instance(self, history) -> Any:
         """The current node's instance; None at a leaf."""

@@ -49,11 +49,18 @@ from game.errors import (
     check_instance,
     check_integer,
 )
-from game.players import describe_player
+from game.players import describe_player, kinds_clash
 from game.protocol import Adversary, History, Learner
-from game.theory import Certificate, first_disagreement, get_loss
-from game.theory.bounds import Bound
-from game.transcript import Transcript, TranscriptWriter, versions
+from game.theory import Certificate, first_disagreement, get_loss, referee_copy
+from game.theory.bounds import Bound, Hypothesis
+from game.transcript import (
+    CompletedInstances,
+    InstanceColumn,
+    Transcript,
+    TranscriptWriter,
+    instance_fault,
+    versions,
+)
 
 __all__ = ["extras_clash", "game_header", "play", "settle"]
 
@@ -204,9 +211,14 @@ def play(
     header = game_header(
         learner, adversary, rounds=rounds, loss=loss, snapshots=snapshots, meta=meta
     )
+    clash = kinds_clash(learner, adversary)
+    if clash is not None:
+        raise ProtocolError(clash)
     record = _Recorder.open(learner, adversary, header, snapshots=snapshots, out=out)
-    xs, ps, ys, us = record.xs, record.ps, record.ys, record.us
-    history = History(xs, ps, ys)
+    ps, ys, us = record.ps, record.ys, record.us
+    store = record.xs.store  # the slow path of the copy; the loop writes rows itself
+    buf, shape, dtype, cap = None, None, None, 0  # the column's state (store returns it)
+    history = History(CompletedInstances(record.xs, ys), ps, ys)
     instance, predict = adversary.instance, learner.predict
     label, update = adversary.label, learner.update
     if progress is not None:
@@ -220,14 +232,21 @@ def play(
             x = instance(history)
             if x is None:
                 break
-            if x.__class__ is _ndarray and (x.base is not sealed or sealed is None):
-                if x.flags.writeable:  # players get a read-only view: a write raises
-                    x = x.view()
-                    x.flags.writeable = False
-                else:  # a row of a read-only block: its next rows pass the check above
-                    base = x.base
-                    if base is not None and not base.flags.writeable:
-                        sealed = base
+            if x.__class__ is _ndarray:
+                if x.shape == shape and x.dtype is dtype and t <= cap:
+                    buf[t - 1] = x  # the referee's copy, taken before anyone sees x again
+                else:
+                    buf, shape, dtype, cap = store(x, t)
+                if x.base is not sealed or sealed is None:
+                    if x.flags.writeable:  # players get a read-only view: a write raises
+                        x = x.view()
+                        x.flags.writeable = False
+                    else:  # a row of a read-only block: its next rows pass the check above
+                        base = x.base
+                        if base is not None and not base.flags.writeable:
+                            sealed = base
+            else:
+                buf, shape, dtype, cap = store(x, t)
             stage = 2
             p = predict(x)
             if p.__class__ is not float or not -1.0 <= p <= 1.0:
@@ -240,7 +259,6 @@ def play(
             u = update(x, y)
             if u is not True and u is not False:
                 u = _updated(u, learner, t)
-            xs.append(x)
             ps.append(p)
             ys.append(y)
             us.append(u)
@@ -277,7 +295,10 @@ class _Recorder:
     adversary_extras: Callable[[], dict] | None
     initial: dict | None  # the snapshot before round 1
     writer: TranscriptWriter | None
-    xs: list = attrs.field(init=False, factory=list)
+    xs: InstanceColumn = attrs.field(
+        init=False,
+        default=attrs.Factory(lambda self: InstanceColumn(self.header["rounds"]), takes_self=True),
+    )
     ps: list[float] = attrs.field(init=False, factory=list)
     ys: list[int] = attrs.field(init=False, factory=list)
     us: list[bool] = attrs.field(init=False, factory=list)
@@ -392,7 +413,7 @@ class _Recorder:
             snaps = {}  # snapshots logged, no round played
         transcript = Transcript(
             header=self.header,
-            raw_instances=self.xs,
+            raw_instances=self.xs.rows(n),
             predictions=np.fromiter(self.ps, dtype=np.float64, count=n),
             labels=np.fromiter(self.ys, dtype=np.int8, count=n),
             updated=np.fromiter(self.us, dtype=bool, count=n),
@@ -412,12 +433,18 @@ class _Recorder:
         the call. The file, if any, is closed with a footer marked aborted.
         """
         played = t - 1  # round t never completed: drop whatever of it was recorded
-        for column in (self.xs, self.ps, self.ys, self.us):
+        for column in (self.ps, self.ys, self.us):  # the instances' rows go by len(ys)
             del column[played:]
         for column in (*(self.snaps or {}).values(), *self.extras.values()):
             del column[played:]
-        if isinstance(exc, GameError) or not isinstance(exc, Exception):
-            error: BaseException = exc
+        fault = None
+        if stage >= 2 and len(self.xs) >= t:  # round t's instance was recorded
+            presents = getattr(self.adversary, "presents", None)
+            fault = instance_fault([self.xs[t - 1]], presents)
+        if fault is not None and isinstance(exc, Exception):  # a bad instance, not its player
+            error: BaseException = _refused(self.adversary, t - 1, fault[1])
+        elif isinstance(exc, GameError) or not isinstance(exc, Exception):
+            error = exc
         else:
             error = self._raised(exc, t, stage)
         if self.writer is not None:
@@ -595,15 +622,24 @@ def settle(transcript: Transcript, learner: Learner, adversary: Adversary) -> Ga
     >>> tr.certificate_verified
     False
     """
+    fault = instance_fault(transcript.instances, getattr(adversary, "presents", None))
+    if fault is not None:
+        return _refused(adversary, *fault)
     role, method = "adversary", "certificate"
     try:
         get_certificate = getattr(adversary, "certificate", None)
-        certificate = get_certificate() if get_certificate is not None else None
-        if certificate is not None and not isinstance(certificate, Certificate):
+        handed = get_certificate() if get_certificate is not None else None
+        if handed is not None and not isinstance(handed, Certificate):
             return ProtocolError(
-                f"{_who('adversary', adversary)}: certificate() returned {certificate!r}; "
+                f"{_who('adversary', adversary)}: certificate() returned {handed!r:.120}; "
                 "expected a game.theory.Certificate or None"
             )
+        certificate = None
+        if handed is not None:  # judged and recorded as the referee's own copy
+            try:
+                certificate = referee_copy(handed)
+            except CertificateError as exc:
+                return CertificateError(f"{_who('adversary', adversary)}: {exc}")
         transcript.certificate = certificate
         if certificate is not None and certificate.realizable:
             failure = _verify(transcript, certificate, adversary)
@@ -616,7 +652,8 @@ def settle(transcript: Transcript, learner: Learner, adversary: Adversary) -> Ga
         role, method = "adversary", "lower_bound"
         lower_fn = getattr(adversary, "lower_bound", None)
         if lower_fn is not None:
-            transcript.lower_bound = _bound(lower_fn(), adversary, "adversary", method)
+            lower = _bound(lower_fn(), adversary, "adversary", method)
+            transcript.lower_bound = _lower_hypotheses(lower, transcript, learner)
     except GameError as exc:
         return exc
     except Exception as exc:
@@ -627,6 +664,38 @@ def settle(transcript: Transcript, learner: Learner, adversary: Adversary) -> Ga
     if transcript.bound is not None and math.isnan(transcript.bound.value):
         return ProtocolError(f"{_who('learner', learner)}: mistake_bound returned NaN")
     return None
+
+
+def _lower_hypotheses(lower: Bound | None, transcript: Transcript, learner: Any) -> Bound | None:
+    """A lower bound with what the referee checks of its theorem on the game.
+
+    A lower bound on mistakes holds for deterministic learners (a learner
+    that randomises shows its mixture, which is not its mistakes), and one
+    forced with a realizable certificate (or none) needs that certificate
+    verified on every round; a comparator (``realizable=False``) claims no
+    realizability.
+    """
+    if lower is None or lower.kind != "lower":
+        return lower
+    hypotheses = []
+    declared = getattr(learner, "deterministic", None)
+    who = _who("learner", learner)
+    if declared is True:
+        hypotheses.append(Hypothesis("deterministic learner", True, f"{who} declares it"))
+    elif declared is False:
+        hypotheses.append(
+            Hypothesis("deterministic learner", False, f"{who} randomises its predictions")
+        )
+    else:
+        hypotheses.append(
+            Hypothesis("deterministic learner", False, f"{who} does not declare `deterministic`")
+        )
+    certificate = transcript.certificate
+    if certificate is None or certificate.realizable:
+        verified = transcript.certificate_verified is True
+        detail = "the certificate agrees with every round" if verified else "no certificate"
+        hypotheses.append(Hypothesis("labels realizable", verified, detail))
+    return lower.given(*hypotheses)
 
 
 def _verify(
@@ -649,6 +718,14 @@ def _verify(
         )
     transcript.certificate_verified = True
     return None
+
+
+def _refused(adversary: Any, i: int, why: str) -> ProtocolError:
+    """The error for round i + 1's instance, which the referee does not accept."""
+    return ProtocolError(
+        f"{_who('adversary', adversary)}, round {i + 1}: the instance holds {why}; "
+        "expected finite numbers (advice in [-1, 1])"
+    )
 
 
 def _bound(value: Any, player: Any, role: str, method: str) -> Bound | None:

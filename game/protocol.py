@@ -37,11 +37,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
+import numpy as np
+
 __all__ = ["INSTANCE_KINDS", "Adversary", "History", "Learner"]
 
 #: The kinds of instance a game can be played on. A learner class declares the
-#: kinds it plays in ``plays`` (a frozenset); an adversary class the kind it
-#: presents in ``presents``.
+#: kinds it plays in ``plays`` (a frozenset); an adversary the kind it presents
+#: in ``presents`` (or a frozenset of the kinds its instances can be read as:
+#: a replay of numbers in [-1, 1] is a real vector or advice). The engine
+#: refuses a game before round 1 when no kind presented is one the learner plays.
 INSTANCE_KINDS = {
     "vector": "a real vector (numpy float array)",
     "bits": "a bit vector in {0, 1}^n (numpy bool or uint8 array)",
@@ -70,35 +74,122 @@ class Adversary(Protocol):
     def certificate(self) -> Any: ...
 
 
-class History:
-    """The rounds played so far, as the adversary sees them.
+class _ReadOnly(Sequence):
+    """A read-only view of one of the referee's columns: indexing, slicing, length, iteration.
 
-    A live view on the engine's columns: ``instances``, ``predictions`` and
-    ``labels`` hold one entry per completed round (round t at index t - 1).
-    They are the engine's own lists: read them, never change them.
+    There is no way to change the column through it (no item assignment,
+    ``append`` or ``del``); ``instances`` hand out read-only copies of the
+    recorded arrays, so a write to what an adversary reads never reaches the record.
+    """
+
+    __slots__ = ("_column", "_copy")
+
+    def __init__(self, column: Sequence, copy: bool = False):
+        self._column = column
+        self._copy = copy
+
+    def __len__(self) -> int:
+        return len(self._column)
+
+    def __getitem__(self, index):
+        value = self._column[index]
+        if not self._copy:
+            return value
+        if isinstance(index, slice):
+            return [_frozen_copy(v) for v in value]
+        return _frozen_copy(value)
+
+    def __iter__(self):
+        if not self._copy:
+            return iter(self._column)
+        return (self[i] for i in range(len(self)))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, _ReadOnly):
+            other = list(other)
+        if not isinstance(other, Sequence) or isinstance(other, str):
+            return NotImplemented
+        return len(self) == len(other) and all(
+            bool(np.array_equal(a, b)) for a, b in zip(self, other, strict=True)
+        )
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return f"<read-only column of {len(self)} rounds>"
+
+
+def _frozen_copy(value: Any) -> Any:
+    """An array's read-only copy (anything else is returned as it is: numbers are immutable)."""
+    if isinstance(value, np.ndarray):
+        value = value.copy()
+        value.flags.writeable = False
+    return value
+
+
+class History:
+    """The rounds played so far, as the adversary sees them: read-only.
+
+    ``instances``, ``predictions`` and ``labels`` hold one entry per completed
+    round (round t at index t - 1). They are read-only views of the referee's
+    record: they grow as the game goes on, they cannot be changed, and an
+    instance read from them is a read-only copy, so no write by a player
+    reaches what was recorded.
 
     Parameters
     ----------
-    instances, predictions, labels : list
-        The engine's columns.
+    instances, predictions, labels : sequence
+        The columns to show (the engine's record; a hand-driven game's lists).
+
+    Examples
+    --------
+    >>> xs, ps, ys = [], [], []
+    >>> h = History(xs, ps, ys)
+    >>> ys.append(1); ps.append(-1.0); xs.append(0)
+    >>> len(h), h.t, h.mistakes, list(h.labels)
+    (1, 2, 1, [1])
+    >>> h.labels.append(-1)
+    Traceback (most recent call last):
+    ...
+    AttributeError: '_ReadOnly' object has no attribute 'append'
     """
 
-    __slots__ = ("instances", "labels", "predictions")
+    __slots__ = ("_instances", "_labels", "_predictions")
 
-    def __init__(self, instances: list, predictions: list, labels: list):
-        self.instances: Sequence = instances
-        self.predictions: Sequence[float] = predictions
-        self.labels: Sequence[int] = labels
+    def __init__(self, instances: Sequence, predictions: Sequence, labels: Sequence):
+        object.__setattr__(self, "_instances", _ReadOnly(instances, copy=True))
+        object.__setattr__(self, "_predictions", _ReadOnly(predictions))
+        object.__setattr__(self, "_labels", _ReadOnly(labels))
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"the history is read-only; cannot set {name!r}")
+
+    @property
+    def instances(self) -> Sequence:
+        """The instances presented, round by round (read-only copies)."""
+        return self._instances
+
+    @property
+    def predictions(self) -> Sequence[float]:
+        """The learner's predictions, round by round."""
+        return self._predictions
+
+    @property
+    def labels(self) -> Sequence[int]:
+        """The labels given, round by round."""
+        return self._labels
 
     def __len__(self) -> int:
-        return len(self.labels)
+        return len(self._labels)
 
     @property
     def t(self) -> int:
         """The number of the round being played (completed rounds + 1)."""
-        return len(self.labels) + 1
+        return len(self._labels) + 1
 
     @property
     def mistakes(self) -> int:
         """Mistakes so far (sign(0) = +1)."""
-        return sum((p >= 0) != (y > 0) for p, y in zip(self.predictions, self.labels, strict=True))
+        return sum(
+            (p >= 0) != (y > 0) for p, y in zip(self._predictions, self._labels, strict=True)
+        )

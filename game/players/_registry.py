@@ -42,6 +42,7 @@ import numpy as np
 from game.errors import GameError, ParameterError, UnknownPlayerError, check_choice
 from game.players._params import SUPPLIED, supplied
 from game.protocol import INSTANCE_KINDS
+from game.theory.concepts import build_class
 
 __all__ = [
     "BUILTIN",
@@ -246,6 +247,48 @@ def learners_for(kind: str, *, deterministic: bool | None = None) -> list[str]:
     return out
 
 
+def kinds_clash(learner: Any, adversary: Any) -> str | None:
+    """Why two players cannot play each other, or None when their declared kinds fit.
+
+    A learner declares the instance kinds it plays (``plays``, a set of
+    :data:`~game.protocol.INSTANCE_KINDS`), an adversary the kind it presents
+    (``presents``: one kind, or a frozenset of the kinds its instances can be
+    read as); the game is refused before round 1 when no kind the adversary
+    presents is among the learner's. A player that declares nothing is not
+    checked.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from learners import Halving, Perceptron
+    >>> from adversaries import SeparableStream
+    >>> stream = SeparableStream(3, 0.1, rng=np.random.default_rng(0))
+    >>> kinds_clash(Perceptron(), stream) is None
+    True
+    >>> print(kinds_clash(Halving(), stream))
+    learner halving plays advice, point; adversary separable-stream presents vector: \
+they cannot play each other
+    """
+    plays = getattr(learner, "plays", None)
+    presents = getattr(adversary, "presents", None)
+    if isinstance(presents, str):
+        presents = frozenset({presents})
+    if not isinstance(plays, set | frozenset) or not isinstance(presents, set | frozenset):
+        return None
+    if plays & presents:
+        return None
+    return (
+        f"learner {_label(learner)} plays {', '.join(sorted(plays))}; adversary "
+        f"{_label(adversary)} presents {' or '.join(sorted(presents))}: "
+        "they cannot play each other"
+    )
+
+
+def _label(player: Any) -> str:
+    cls = type(player)
+    return name_of(cls) or cls.__qualname__
+
+
 def role_of(cls: type) -> str:
     """``"learner"`` or ``"adversary"``, from the methods the class defines."""
     if callable(getattr(cls, "predict", None)) and callable(getattr(cls, "update", None)):
@@ -358,6 +401,77 @@ def parameters(cls: type) -> list[dict[str, Any]]:
             }
         )
     return out
+
+
+def rebuild(header: dict, role: str) -> tuple[Any, str | None]:
+    """A fresh player built from a transcript header's entry, or None and why it cannot be.
+
+    Only a registered name is looked up (never a module path). Every
+    parameter comes from the header, except what a scenario supplies: a
+    generator (a fresh one: what a player computes after the game does not
+    depend on its draws), the game's loss, and the finite class of the
+    scenario's ``[concept_class]`` builder table. A parameter the header
+    records only by a description (an array too large to write, a data file's
+    content) leaves the player unbuilt.
+
+    Parameters
+    ----------
+    header : dict
+        A transcript's header.
+    role : {"learner", "adversary"}
+        Which player.
+
+    Examples
+    --------
+    >>> player, why = rebuild({"learner": {"name": "perceptron", "params": {}}}, "learner")
+    >>> type(player).__name__, why
+    ('Perceptron', None)
+    >>> rebuild({"learner": {"name": "x.y:Z", "params": {}}}, "learner")
+    (None, "learner 'x.y:Z' is not a registered player")
+    """
+    entry = header.get(role)
+    if not isinstance(entry, dict) or not isinstance(entry.get("params", {}), dict):
+        return None, f"the header has no {role} entry"
+    name = entry.get("name")
+    try:
+        cls = lookup(str(name), role)
+    except GameError:
+        return None, f"{role} {name!r} is not a registered player"
+    given = entry.get("params", {})
+    kwargs: dict[str, Any] = {}
+    for p in parameters(cls):
+        key, what = p["name"], p["supplied"]
+        if what == "rng":
+            kwargs[key] = np.random.default_rng(0)
+        elif what == "loss":
+            kwargs[key] = given.get(key, header.get("loss", "zero-one"))
+        elif what == "concept_class":
+            built = _header_class(header)
+            if built is None:
+                return None, f"{role} {name!r}: its finite class is not in the header"
+            kwargs[key] = built
+        elif key in given:
+            if p["data"] and isinstance(given[key], str):
+                return None, f"{role} {name!r}: its {key} is a data file's content"
+            kwargs[key] = given[key]
+    try:
+        return cls(**kwargs), None
+    except Exception as exc:
+        return None, f"{role} {name!r} cannot be rebuilt from its header: {exc}"
+
+
+def _header_class(header: dict) -> Any:
+    """The finite class of the header's scenario ``[concept_class]`` builder table, or None."""
+    scenario = header.get("scenario")
+    spec = scenario.get("spec") if isinstance(scenario, dict) else None
+    table = spec.get("concept_class") if isinstance(spec, dict) else None
+    if not isinstance(table, dict) or "builder" not in table:
+        return None
+    args = {k: v for k, v in table.items() if k != "builder"}
+    try:
+        return build_class(table["builder"], **args)
+    except (GameError, TypeError, ValueError):
+        return None
 
 
 def _plain_parameters(cls: type) -> list[dict[str, Any]]:

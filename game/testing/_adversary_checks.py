@@ -50,11 +50,21 @@ def _random(seed: int) -> RandomLearner:
 
 
 def check_adversary_declares(factory: Factory) -> None:
-    """``presents`` is an instance kind and the class has ``instance`` and ``label``."""
+    """``presents`` names instance kinds and the class has ``instance`` and ``label``.
+
+    ``presents`` is one of :data:`~game.protocol.INSTANCE_KINDS`, or a
+    non-empty frozenset of them (the kinds its instances can be read as).
+    """
     probe = factory(np.random.default_rng(0))
     name = player_name(probe)
-    if getattr(probe, "presents", None) not in INSTANCE_KINDS:
-        raise fail(name, "declares", f"`presents` must be one of {sorted(INSTANCE_KINDS)}")
+    presents = getattr(probe, "presents", None)
+    kinds = presents if isinstance(presents, frozenset) else frozenset({presents})
+    if not kinds or not all(isinstance(k, str) and k in INSTANCE_KINDS for k in kinds):
+        raise fail(
+            name,
+            "declares",
+            f"`presents` must be one of {sorted(INSTANCE_KINDS)} or a frozenset of them",
+        )
     if role_of(type(probe)) != "adversary":
         raise fail(name, "declares", "has no instance/label")
 
@@ -125,9 +135,12 @@ def check_adversary_lower_bound(factory: Factory, learners: list | None = None) 
 
 
 def _deterministic_learners(adversary) -> list[Factory]:
-    kind = adversary.presents
+    presents = adversary.presents
+    kinds = sorted(presents) if isinstance(presents, frozenset) else [presents]
+    names = dict.fromkeys(n for k in kinds for n in learners_for(k, deterministic=True))
+    kind = "point" if "point" in kinds else kinds[0]
     makers = []
-    for learner_name in learners_for(kind, deterministic=True):
+    for learner_name in names:
         cls = lookup(learner_name)
         takes = declared(cls, "concept_class")
         if kind == "point":

@@ -88,7 +88,8 @@ def check_learner_update_returns_bool(
     """``update`` returns a bool (or a numpy bool) on every round."""
     name = _name(factory)
     learner, adv = factory(np.random.default_rng(2)), _adversary(kind, 2, concept_class)
-    history = History([], [], [])
+    xs, ps, ys = [], [], []
+    history = History(xs, ps, ys)
     for t in range(1, 21):
         x = adv.instance(history)
         if x is None:
@@ -98,9 +99,9 @@ def check_learner_update_returns_bool(
         u = learner.update(x, y)
         if not isinstance(u, bool | np.bool_):
             raise fail(name, "update_returns_bool", f"round {t}: update returned {u!r}")
-        history.instances.append(x)
-        history.predictions.append(p)
-        history.labels.append(y)
+        xs.append(x)
+        ps.append(p)
+        ys.append(y)
 
 
 def check_learner_same_seed(factory: Factory, kind: str, concept_class: Any = None) -> None:
@@ -148,13 +149,14 @@ def check_learner_no_mutation(factory: Factory, kind: str, concept_class: Any = 
     adv = _adversary(kind, 5, concept_class)
     copy = pickle.loads(pickle.dumps(adv))
     before = []
-    history = History([], [], [])
+    xs, ps, ys = [], [], []
+    history = History(xs, ps, ys)
     while (x := copy.instance(history)) is not None and len(before) < ROUNDS:
         before.append(np.array(x, copy=True))
         y = copy.label(x, 1.0, history)
-        history.instances.append(x)
-        history.predictions.append(1.0)
-        history.labels.append(y)
+        xs.append(x)
+        ps.append(1.0)
+        ys.append(y)
     try:
         tr = play(factory(np.random.default_rng(5)), adv, rounds=len(before))
     except ProtocolError as exc:

@@ -1,7 +1,25 @@
-"""The transcript digest: SHA-256 over a canonical, machine-independent form of the rounds.
+"""The transcript digest: SHA-256 over a canonical, machine-independent form of the game.
 
-The canonical form is a sequence of columns, each written as its name, its
-shape and its values as little-endian 64-bit integers:
+The digest (:func:`digest_game`) covers everything that defines the game and
+its record, and nothing that depends on where or when it ran:
+
+- the header's game-defining entries (:data:`GAME_FIELDS`: the players and
+  their parameters, rounds, loss, seed, and the scenario's spec without its
+  ``expect`` table and description); never the package versions, the
+  scenario's path or the timings;
+- every round (:func:`digest_columns`): instances, predictions, labels,
+  updates and the players' extras. The learner's snapshots are an
+  observation of the game, not the game: one game has one digest whether or
+  not it was watched;
+- the certificate handed over, the status (complete or aborted), and each
+  bound's value, quantity, kind and whether it applies.
+
+Totals and the certificate's verification are not digested: a reader
+recomputes them from the rounds. JSON values are digested in a canonical text
+(:func:`canonical_text`: sorted keys, every float by its canonical form).
+
+The rounds' canonical form is a sequence of columns, each written as its
+name, its shape and its values as little-endian 64-bit integers:
 
 - instances, then predictions, labels, updated, then the players' extras in
   sorted key order;
@@ -29,12 +47,27 @@ Examples
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 
-__all__ = ["canonical", "digest_columns"]
+__all__ = [
+    "GAME_FIELDS",
+    "canonical",
+    "canonical_text",
+    "digest_columns",
+    "digest_game",
+    "game_fields",
+]
+
+#: The header entries that define a game, digested in this order.
+GAME_FIELDS = ("learner", "adversary", "rounds", "loss", "seed", "scenario")
+#: Entries of a scenario's spec that do not define its game (the recorded
+#: expectations, the digest among them, and the prose).
+_NOT_THE_GAME = ("expect", "description", "snapshots")
 
 _BITS = 24
 _SCALE = float(2**_BITS)
@@ -91,3 +124,102 @@ def _write(h, array: np.ndarray) -> None:
     step = max(1, _PIECE // max(1, math.prod(array.shape[1:])))
     for start in range(0, array.shape[0], step):
         h.update(np.ascontiguousarray(canonical(array[start : start + step])).tobytes())
+
+
+def canonical_text(value: Any) -> bytes:
+    """The canonical JSON text of a JSON-ready value: sorted keys, floats as their canonical form.
+
+    A float becomes the list of its canonical integers (mantissa, exponent,
+    code; see :func:`canonical`), so values a few last bits apart share a text
+    as rounds do.
+
+    Examples
+    --------
+    >>> canonical_text({"b": 1, "a": [0.5, "x"]})
+    b'{"a":[[8388608,0,0],"x"],"b":1}'
+    """
+    return json.dumps(
+        _quantised(value), sort_keys=True, separators=(",", ":"), ensure_ascii=False
+    ).encode()
+
+
+def _quantised(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _quantised(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_quantised(v) for v in value]
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float):
+        return canonical(np.float64(value)).tolist()
+    return value
+
+
+def game_fields(header: dict) -> dict:
+    """The header's game-defining entries (:data:`GAME_FIELDS`), the spec without its expectations.
+
+    Examples
+    --------
+    >>> game_fields({"rounds": 5, "versions": {"numpy": "2"},
+    ...              "scenario": {"path": "a.toml", "spec": {"seed": 1, "expect": {}}}})
+    {'rounds': 5, 'scenario': {'seed': 1}}
+    """
+    out = {k: header[k] for k in GAME_FIELDS if k in header and k != "scenario"}
+    scenario = header.get("scenario")
+    if isinstance(scenario, dict) and isinstance(scenario.get("spec"), dict):
+        spec = scenario["spec"]
+        out["scenario"] = {k: v for k, v in spec.items() if k not in _NOT_THE_GAME}
+    return out
+
+
+def digest_game(
+    rounds: str,
+    header: dict,
+    *,
+    certificate: dict | None,
+    status: str,
+    bounds: Iterable[dict | None],
+) -> str:
+    """``sha256:`` + hex digest of a game: its header, rounds, certificate, status and bounds.
+
+    Parameters
+    ----------
+    rounds : str
+        :func:`digest_columns` of the rounds.
+    header : dict
+        The transcript's header (only :func:`game_fields` of it is digested).
+    certificate : dict or None
+        The certificate's ``to_dict()`` (its readable description left out).
+    status : str
+        ``"complete"``, ``"aborted"`` or ``"incomplete"``.
+    bounds : iterable of dict or None
+        Each bound's ``to_dict()``; its value, quantity, kind and whether it
+        applies are digested (not its wording).
+
+    Examples
+    --------
+    >>> a = digest_game("sha256:00", {"rounds": 3}, certificate=None, status="complete",
+    ...                 bounds=[None, None])
+    >>> b = digest_game("sha256:00", {"rounds": 3}, certificate=None, status="aborted",
+    ...                 bounds=[None, None])
+    >>> a != b
+    True
+    """
+    h = hashlib.sha256(b"online-learning-games/game/2\n")
+    h.update(rounds.encode() + b"\n")
+    h.update(canonical_text(game_fields(header)) + b"\n")
+    if certificate is not None:
+        certificate = {k: v for k, v in certificate.items() if k != "description"}
+    h.update(canonical_text(certificate) + b"\n")
+    h.update(status.encode() + b"\n")
+    for bound in bounds:
+        if bound is not None:
+            hypotheses = bound.get("hypotheses", ())
+            bound = {
+                "value": bound["value"],
+                "quantity": bound["quantity"],
+                "kind": bound["kind"],
+                "applies": all(h["holds"] for h in hypotheses),
+            }
+        h.update(canonical_text(bound) + b"\n")
+    return "sha256:" + h.hexdigest()

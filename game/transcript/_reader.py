@@ -36,7 +36,7 @@ from game.theory import certificate_from_dict
 from game.theory.bounds import Bound
 from game.transcript._format import FORMAT, VERSION
 
-__all__ = ["TranscriptFile", "read_transcript"]
+__all__ = ["RECOMPUTED", "TranscriptFile", "read_transcript"]
 
 
 @attrs.frozen
@@ -51,11 +51,15 @@ class TranscriptFile:
         The digest the footer recorded (None when the file has no footer).
     footer : str or None
         Where the footer is, as ``path:line``, for an error about it.
+    recorded : dict
+        What the footer claims that a reader recomputes: ``mistakes``,
+        ``updates``, ``loss``, ``certificate_verified`` (as written).
     """
 
     fields: dict[str, Any]
     digest: str | None = None
     footer: str | None = None
+    recorded: dict[str, Any] = attrs.field(factory=dict)
 
 
 def _instance(value, where: str):
@@ -133,9 +137,18 @@ def _header(line: bytes, where: str) -> tuple[dict, dict | None]:
         raise TranscriptError(f"{where}: expected a transcript header line")
     if header.get("format") != FORMAT:
         raise TranscriptError(f"{where}: format {header.get('format')!r} is not {FORMAT!r}")
-    if not isinstance(header.get("version"), int) or header["version"] > VERSION:
+    version = header.get("version")
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise TranscriptError(f"{where}: transcript version must be an integer, got {version!r}")
+    if version > VERSION:
         raise TranscriptError(
-            f"{where}: transcript version {header.get('version')!r} is newer than {VERSION}"
+            f"{where}: transcript version {version} is newer than {VERSION}, the newest this "
+            "package reads"
+        )
+    if version < VERSION:
+        raise TranscriptError(
+            f"{where}: transcript version {version} is older than {VERSION}, the version this "
+            "package reads (its digest covers less); re-run the game to record it again"
         )
     initial_snapshot = header.pop("initial_snapshot", None)
     for key in ("type", "format", "version"):
@@ -210,17 +223,22 @@ def _unfinished(what: str, rounds: int) -> TranscriptError:
     )
 
 
-def _footer(foot: dict, where: str, rounds: int) -> tuple[dict[str, Any], str]:
-    """The footer line, checked: the Transcript arguments it holds and the digest it recorded."""
+#: What a footer claims that a reader recomputes from the rounds.
+RECOMPUTED = ("mistakes", "updates", "loss", "certificate_verified")
+
+
+def _footer(foot: dict, where: str, rounds: int) -> tuple[dict[str, Any], str, dict[str, Any]]:
+    """The footer line, checked: the Transcript arguments, the digest and the claims it holds."""
     fields: dict[str, Any] = {}
     try:
         fields["status"] = foot["status"]
+        if fields["status"] not in ("complete", "aborted"):
+            raise ValueError(f"status {fields['status']!r} is not 'complete' or 'aborted'")
         fields["reason"] = foot.get("reason")
         wall_time = float(foot.get("wall_time") or 0.0)
         fields["wall_time"] = wall_time if math.isfinite(wall_time) else 0.0
         if foot.get("certificate") is not None:
             fields["certificate"] = certificate_from_dict(foot["certificate"])
-        fields["certificate_verified"] = foot.get("certificate_verified")
         if foot.get("bound") is not None:
             fields["bound"] = Bound.from_dict(foot["bound"])
         if foot.get("lower_bound") is not None:
@@ -232,7 +250,7 @@ def _footer(foot: dict, where: str, rounds: int) -> tuple[dict[str, Any], str]:
         raise TranscriptError(
             f"{where}: footer says {recorded_rounds} rounds, the file holds {rounds}"
         )
-    return fields, recorded_digest
+    return fields, recorded_digest, {k: foot[k] for k in RECOMPUTED if k in foot}
 
 
 def read_transcript(path: Path, *, allow_incomplete: bool = False) -> TranscriptFile:
@@ -275,5 +293,5 @@ def read_transcript(path: Path, *, allow_incomplete: bool = False) -> Transcript
             raise _unfinished(f"{path}: no footer after line {len(lines)}", len(rounds))
         return TranscriptFile(fields)
     where, foot = footer
-    footer_fields, digest = _footer(foot, where, len(rounds))
-    return TranscriptFile({**fields, **footer_fields}, digest, where)
+    footer_fields, digest, recorded = _footer(foot, where, len(rounds))
+    return TranscriptFile({**fields, **footer_fields}, digest, where, recorded)

@@ -37,20 +37,22 @@ import attrs
 import numpy as np
 
 from game.errors import GameError, TranscriptError, check_choice, check_instance
+from game.players import rebuild
 from game.theory import (
     Certificate,
     best_expert,
     block_novikoff_claims,
     expert_losses,
+    first_disagreement,
     get_loss,
     regret,
 )
 from game.theory.bounds import Bound
-from game.transcript._digest import canonical, digest_columns
+from game.transcript._digest import canonical, canonical_text, digest_columns, digest_game
 from game.transcript._format import FORMAT, VERSION
 from game.transcript._reader import read_transcript
 
-__all__ = ["Round", "Transcript", "TranscriptWriter", "jsonable", "versions"]
+__all__ = ["Round", "Transcript", "TranscriptWriter", "jsonable", "verify", "versions"]
 
 _FLUSH_EVERY = 64
 
@@ -114,8 +116,8 @@ class Round:
 
 def _stack(instances: list):
     """Instances stacked into one array when they share a shape, else the list itself."""
-    if isinstance(instances, np.ndarray):  # already one row per round (lockstep games)
-        return instances
+    if isinstance(instances, np.ndarray):  # already one row per round (the engine's column)
+        return instances if instances.shape[0] else np.empty((0,))
     if not instances:
         return np.empty((0,))
     try:
@@ -155,6 +157,9 @@ class Transcript:
         The learner's theorem and what the adversary claims to force.
     status : str
         ``"complete"``, ``"aborted"`` (with ``reason``) or ``"incomplete"``.
+    unchecked : tuple of str
+        What a file claimed that could not be recomputed when it was read
+        (``("bound",)`` when its learner cannot be rebuilt from the header).
     """
 
     header: dict
@@ -172,6 +177,7 @@ class Transcript:
     reason: str | None = None
     wall_time: float = 0.0
     initial_snapshot: dict | None = None
+    unchecked: tuple = ()
     _cache: dict = attrs.field(factory=dict, init=False, repr=False)
 
     # -- columns ---------------------------------------------------------------
@@ -266,9 +272,12 @@ class Transcript:
         snap = None
         if self.snapshots:
             snap = {k: v[i] for k, v in self.snapshots.items()}
+        instance = self.raw_instances[i]
+        if isinstance(instance, np.generic):  # a point of an int64 column
+            instance = instance.item()
         return Round(
             t=i + 1,
-            instance=self.raw_instances[i],
+            instance=instance,
             prediction=p,
             label=y,
             mistake=(p >= 0) != (y > 0),
@@ -295,11 +304,30 @@ class Transcript:
         return columns
 
     @property
+    def rounds_digest(self) -> str:
+        """SHA-256 of the rounds alone (instances, predictions, labels, updates, extras).
+
+        Two games whose rounds are the same share it, whoever played them;
+        :attr:`digest` covers the whole game.
+        """
+        if "rounds" not in self._cache:
+            self._cache["rounds"] = digest_columns(self._digest_columns())
+        return self._cache["rounds"]
+
+    @property
     def digest(self) -> str:
-        """SHA-256 of the rounds' canonical form (see :mod:`game.transcript`)."""
-        if "digest" not in self._cache:
-            self._cache["digest"] = digest_columns(self._digest_columns())
-        return self._cache["digest"]
+        """SHA-256 of the game: its header's game, rounds, certificate, status and bounds.
+
+        See :mod:`game.transcript` (``digest_game``): totals and the
+        certificate's verification are left out, since they are recomputed.
+        """
+        return digest_game(
+            self.rounds_digest,
+            self.header,
+            certificate=None if self.certificate is None else jsonable(self.certificate.to_dict()),
+            status=self.status,
+            bounds=[None if b is None else b.to_dict() for b in (self.bound, self.lower_bound)],
+        )
 
     def first_difference(self, other: Transcript) -> int | None:
         """The number of the first round where two transcripts differ, or None.
@@ -349,10 +377,10 @@ class Transcript:
     # -- summary ---------------------------------------------------------------
     @property
     def within_bound(self) -> bool | None:
-        """Whether the learner's bound held (None when it has none)."""
+        """Whether the learner's bound held (None when it has none or it does not apply)."""
         if self.bound is None:
             return None
-        return self.bound.holds(self.observed(self.bound.quantity))
+        return self.bound.verdict(self.observed(self.bound.quantity))
 
     def summary(self) -> dict[str, Any]:
         """The game at a glance: counts beside the bound, certificate, time and digest."""
@@ -371,10 +399,14 @@ class Transcript:
             "theorem": None if self.bound is None else self.bound.theorem,
             "source": None if self.bound is None else self.bound.source,
             "within_bound": self.within_bound,
+            "bound_not_applicable": None if self.bound is None else self.bound.reason,
             "lower_bound": None if self.lower_bound is None else self.lower_bound.value,
             "forced": None
             if self.lower_bound is None
-            else self.lower_bound.holds(self.observed(self.lower_bound.quantity)),
+            else self.lower_bound.verdict(self.observed(self.lower_bound.quantity)),
+            "lower_bound_not_applicable": None
+            if self.lower_bound is None
+            else self.lower_bound.reason,
             "certificate": None if self.certificate is None else self.certificate.describe(),
             "certificate_realizable": None
             if self.certificate is None
@@ -455,9 +487,103 @@ class Transcript:
         allow_incomplete = check_choice("allow_incomplete", allow_incomplete, (False, True))
         read = read_transcript(Path(path), allow_incomplete=allow_incomplete)
         transcript = cls(**read.fields)
-        if read.footer is not None and read.digest != transcript.digest:
-            raise TranscriptError(f"{read.footer}: the footer's digest does not match the rounds")
+        if read.footer is not None:
+            if read.digest != transcript.digest:
+                raise TranscriptError(
+                    f"{read.footer}: the footer's digest does not match the file: its game, "
+                    "rounds, certificate, status or bounds were changed after it was written"
+                )
+            _recompute(transcript, read.recorded, read.footer)
         return transcript
+
+
+def _recompute(transcript: Transcript, recorded: dict, where: str) -> None:
+    """Recompute what a footer claims; a claim that disagrees is a :class:`TranscriptError`.
+
+    The totals come from the rounds; the certificate (rebuilt with the class
+    registered for its kind) is verified against them again; the learner's
+    bound is computed again where the learner can be rebuilt from the header
+    (:func:`game.players.rebuild`), else kept as written and named in
+    ``transcript.unchecked``.
+    """
+    transcript.certificate_verified = verify(transcript)
+    for field in ("mistakes", "updates", "loss"):
+        if field in recorded:
+            _agree(where, field, recorded[field], transcript.observed(field))
+    if "certificate_verified" in recorded:
+        _agree(where, "certificate_verified", recorded["certificate_verified"],
+               transcript.certificate_verified)  # fmt: skip
+    if transcript.certificate_verified is False and transcript.status == "complete":
+        raise TranscriptError(
+            f"{where}: the certificate disagrees with the rounds, yet the footer says the game "
+            "completed (the referee ends such a game aborted)"
+        )
+    if transcript.status != "complete":
+        return
+    learner, _why = rebuild(transcript.header, "learner")
+    if learner is None or transcript.certificate_verified is False:
+        transcript.unchecked = ("bound",) if transcript.bound is not None else ()
+        return
+    try:
+        bound_fn = getattr(learner, "mistake_bound", None)
+        bound = bound_fn(transcript) if bound_fn is not None else None
+    except Exception as exc:
+        raise TranscriptError(
+            f"{where}: the learner's bound cannot be recomputed from the rounds: "
+            f"{type(exc).__name__}: {exc}"
+        ) from None
+    same = (bound is None) == (transcript.bound is None) and (
+        bound is None
+        or canonical_text(_verdict(bound)) == canonical_text(_verdict(transcript.bound))
+    )
+    if not same:
+        raise TranscriptError(
+            f"{where}: footer's bound is {_shown(transcript.bound)}; recomputed from the rounds "
+            f"it is {_shown(bound)}"
+        )
+
+
+def _verdict(bound: Bound) -> dict:
+    return {"value": bound.value, "quantity": bound.quantity, "kind": bound.kind,
+            "applies": bound.applies}  # fmt: skip
+
+
+def _shown(bound: Bound | None) -> str:
+    return (
+        "none"
+        if bound is None
+        else f"{bound.quantity} {'≤' if bound.kind == 'upper' else '≥'} {bound.value:g}"
+    )
+
+
+def _agree(where: str, field: str, claimed: Any, actual: Any) -> None:
+    """A footer's claim against the value recomputed from the rounds."""
+    if isinstance(claimed, bool) or isinstance(actual, bool) or claimed is None or actual is None:
+        same = claimed is actual
+    elif isinstance(claimed, int | float):
+        same = abs(claimed - actual) <= 1e-9 * max(1.0, abs(actual))
+    else:
+        same = False
+    if not same:
+        raise TranscriptError(
+            f"{where}: footer says {field} = {claimed!r}; the rounds give {actual!r}"
+        )
+
+
+def verify(transcript: Transcript) -> bool | None:
+    """Whether the transcript's realizable certificate agrees with every round (None: none claimed).
+
+    The certificate is judged by the class registered for its kind (a
+    transcript read back holds such a rebuilt copy); a certificate that cannot
+    label the rounds, or whose kind does not fit them, does not agree.
+    """
+    certificate = transcript.certificate
+    if certificate is None or not certificate.realizable:
+        return None
+    try:
+        return first_disagreement(certificate, transcript.instances, transcript.labels) is None
+    except Exception:
+        return False
 
 
 def versions() -> dict[str, str]:

@@ -172,6 +172,11 @@ def _judged(label: str, value: Any, ok: bool | None, yes: str, no: str, note=Non
     return SummaryRow(label, value, verdict, None if ok is None else bool(ok), note)
 
 
+def _not_applicable(label: str, value: Any, reason: str, note=None) -> SummaryRow:
+    """A bound whose theorem does not apply to the game: no verdict, the failing hypothesis."""
+    return SummaryRow(label, value, f"not applicable ({reason})", None, note)
+
+
 def summary_entries(transcript) -> list[SummaryRow]:
     """The summary of a game, row by row: the one source of every view of it.
 
@@ -202,16 +207,25 @@ def summary_entries(transcript) -> list[SummaryRow]:
     ]
     if s["bound"] is not None:
         claim = f"{s['bound_quantity']} ≤ {format_value(s['bound'])}"
-        rows.append(_judged("bound", claim, s["within_bound"], "holds", "violated"))
+        if s["bound_not_applicable"]:
+            rows.append(_not_applicable("bound", claim, s["bound_not_applicable"]))
+        else:
+            rows.append(_judged("bound", claim, s["within_bound"], "holds", "violated"))
         rows.append(SummaryRow("theorem", s["theorem"], note=s["source"]))
     else:
         rows.append(SummaryRow("bound"))
     if s["lower_bound"] is not None:
         lower = transcript.lower_bound
         claim = f"{lower.quantity} ≥ {format_value(s['lower_bound'])}"
-        rows.append(
-            _judged("lower bound", claim, s["forced"], "forced", "not forced", note=lower.source)
-        )
+        if s["lower_bound_not_applicable"]:
+            why = s["lower_bound_not_applicable"]
+            rows.append(_not_applicable("lower bound", claim, why, note=lower.source))
+        else:
+            rows.append(
+                _judged(
+                    "lower bound", claim, s["forced"], "forced", "not forced", note=lower.source
+                )
+            )
     if s["certificate"] is not None:
         kind = "realizable" if s["certificate_realizable"] else "comparator"
         rows.append(SummaryRow("certificate", f"{s['certificate']} ({kind})"))

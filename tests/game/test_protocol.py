@@ -1,6 +1,7 @@
 """game.protocol: the players' protocols and the History an adversary sees."""
 
 import numpy as np
+import pytest
 
 from adversaries import Replay, SeparableStream
 from game.protocol import Adversary, History, Learner
@@ -29,7 +30,28 @@ def test_history_is_a_live_view_on_the_engines_lists():
     ps.append(-1.0)
     ys.append(1)
     assert len(h) == 1 and h.t == 2 and h.mistakes == 1
-    assert h.instances is xs and h.predictions is ps and h.labels is ys
+    assert list(h.predictions) == [-1.0] and list(h.labels) == [1]
+    assert np.array_equal(h.instances[0], np.ones(2))
+
+
+def test_nothing_read_from_a_history_changes_the_columns_it_shows():
+    xs, ps, ys = [np.zeros(2)], [1.0], [1]
+    h = History(xs, ps, ys)
+    for column in (h.instances, h.predictions, h.labels):
+        with pytest.raises(TypeError):
+            column[0] = 5
+        with pytest.raises(AttributeError):
+            column.append(1)
+        with pytest.raises(TypeError):
+            del column[0]
+    with pytest.raises(AttributeError):
+        h.labels = [-1]
+    shown = h.instances[0]
+    with pytest.raises(ValueError):
+        shown[0] = 9.0
+    shown.flags.writeable = True  # a read-only copy: making it writable reaches nothing
+    shown[0] = 9.0
+    assert xs[0][0] == 0.0 and ys == [1] and ps == [1.0] and len(h) == 1
 
 
 def test_the_projects_players_satisfy_the_protocols():

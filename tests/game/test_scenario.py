@@ -394,7 +394,7 @@ def test_data_files_npy_csv_and_jsonl_load(data_dir):
     tr = load_scenario(write(data_dir, text)).play()
     assert len(tr) == 4 and tr.labels.tolist() == [1, -1, 1, -1]
     tr2 = load_scenario(write(data_dir, REPLAY + 'transcript = "data/game.jsonl"\n')).play()
-    assert tr2.digest == tr.digest
+    assert tr2.rounds_digest == tr.rounds_digest
 
 
 def test_data_file_missing(data_dir):

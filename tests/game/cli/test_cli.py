@@ -73,14 +73,24 @@ def assert_one_line_error(err: str, start: str = "error: ") -> str:
     return lines[0]
 
 
+def flip_prediction(path: Path, out: Path, i: int) -> Path:
+    """Re-save a transcript with prediction i negated: a consistent file (digest, totals and
+    verdicts recomputed) that only a replay can tell from the game played."""
+    tr = Transcript.load(path)
+    predictions = tr.predictions.copy()
+    predictions[i] = -predictions[i]
+    tampered = attrs.evolve(tr, predictions=predictions)
+    tampered.save(out)
+    assert Transcript.load(out).digest != tr.digest
+    return out
+
+
 def flip_label(path: Path, out: Path, i: int) -> Path:
-    """Re-save a transcript with label i flipped: a valid file (digest recomputed)."""
+    """Re-save a transcript with label i flipped and its digest recomputed."""
     tr = Transcript.load(path)
     labels = tr.labels.copy()
     labels[i] = -labels[i]
-    tampered = attrs.evolve(tr, labels=labels)
-    tampered.save(out)
-    assert Transcript.load(out).digest != tr.digest
+    attrs.evolve(tr, labels=labels).save(out)
     return out
 
 
@@ -239,11 +249,20 @@ def test_replay_of_a_run_transcript_exits_0(capsys, small, tmp_path):
 
 def test_replay_of_a_tampered_transcript_names_the_first_differing_round(capsys, small, tmp_path):
     assert run(capsys, "run", small, "--out", "r.jsonl")[0] == 0
-    tampered = flip_label(tmp_path / "r.jsonl", tmp_path / "tampered.jsonl", 122)
+    tampered = flip_prediction(tmp_path / "r.jsonl", tmp_path / "tampered.jsonl", 122)
     status, _, err = run(capsys, "replay", tampered)
     assert status == 1
     line = assert_one_line_error(err, "failed: ")
     assert str(tampered) in line and "differs first at round 123" in line
+
+
+def test_a_flipped_label_is_refused_on_reading_naming_the_certificate(capsys, small, tmp_path):
+    assert run(capsys, "run", small, "--out", "r.jsonl")[0] == 0
+    tampered = flip_label(tmp_path / "r.jsonl", tmp_path / "tampered.jsonl", 122)
+    status, _, err = run(capsys, "replay", tampered)
+    assert status == 2
+    line = assert_one_line_error(err)
+    assert str(tampered) in line and "certificate_verified = True" in line
 
 
 def test_replay_of_a_transcript_without_a_scenario(capsys, tmp_path):
@@ -251,12 +270,11 @@ def test_replay_of_a_transcript_without_a_scenario(capsys, tmp_path):
     play(Perceptron(zero_label=-1, update="mistake"), stream, rounds=150, out=tmp_path / "p.jsonl")
     status, out, err = run(capsys, "replay", tmp_path / "p.jsonl")
     assert status == 0 and "identical: 150 rounds" in out
-    tampered = flip_label(tmp_path / "p.jsonl", tmp_path / "t.jsonl", 40)
+    tampered = flip_prediction(tmp_path / "p.jsonl", tmp_path / "t.jsonl", 40)
     status, _, err = run(capsys, "replay", tampered)
-    # replayed against its own (flipped) labels, the recorded certificate now fails on round 41
     assert status == 1
     line = assert_one_line_error(err, "failed: ")
-    assert str(tampered) in line and "the replay differs" in line and "round 41" in line
+    assert str(tampered) in line and "differs first at round 41" in line
 
 
 def test_replay_never_imports_a_learner_named_by_module_path(capsys, tmp_path):

@@ -177,7 +177,7 @@ def test_fixed_game_digest_is_stable():
     tr = fixed_game()
     assert tr.predictions.tolist() == [1.0, 1.0, 1.0, -1.0]
     assert tr.updated.tolist() == [True, True, False, False]
-    assert tr.digest == FIXED_GAME_DIGEST
+    assert tr.rounds_digest == FIXED_GAME_DIGEST
     columns = [
         ("instances", X_FIXED),
         ("predictions", tr.predictions),

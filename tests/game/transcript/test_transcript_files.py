@@ -28,6 +28,7 @@ import pytest
 
 from adversaries import Replay, SeparableStream
 from game import Transcript, TranscriptError, play
+from game.transcript import VERSION
 from learners import Perceptron
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -85,7 +86,7 @@ def test_save_then_load_is_equal(tmp_path):
 def test_file_layout_header_rounds_footer(saved):
     tr, _path, lines = saved
     header, footer = json.loads(lines[0]), json.loads(lines[-1])
-    assert header["type"] == "header" and header["version"] == 1
+    assert header["type"] == "header" and header["version"] == VERSION
     assert header["format"] == "online-learning-games/transcript"
     assert {"learner", "adversary", "loss", "versions"} <= set(header)
     rounds = [json.loads(line) for line in lines[1:-1]]
@@ -113,7 +114,7 @@ def test_missing_footer_is_an_error_that_says_allow_incomplete(saved):
     assert str(path) in str(info.value)
     back = Transcript.load(path, allow_incomplete=True)
     assert len(back) == 5 and back.status == "incomplete"
-    assert back.first_difference(tr) is None and back.digest == tr.digest
+    assert back.first_difference(tr) is None and back.rounds_digest == tr.rounds_digest
 
 
 def test_torn_last_line_without_allow_incomplete_says_allow_incomplete(saved):
@@ -143,7 +144,7 @@ def test_truncation_at_every_byte(tmp_path):
         start += len(line) + 1
     header_end, round_ends, footer_end = ends[0], ends[1:-1], ends[-1]
     assert len(round_ends) == 3 and footer_end == len(data) - 1
-    prefix_digests = [prefix(tr, n).digest for n in range(4)]
+    prefix_digests = [prefix(tr, n).rounds_digest for n in range(4)]
     cut_path = tmp_path / "cut.jsonl"
     for cut in range(len(data) + 1):
         cut_path.write_bytes(data[:cut])
@@ -162,7 +163,7 @@ def test_truncation_at_every_byte(tmp_path):
         complete = sum(end <= cut for end in round_ends)
         assert isinstance(lenient, Transcript), (cut, lenient)
         assert len(lenient) == complete, cut
-        assert lenient.digest == prefix_digests[complete], cut
+        assert lenient.rounds_digest == prefix_digests[complete], cut
         assert lenient.status == ("complete" if whole else "incomplete")
 
 
@@ -298,7 +299,7 @@ def test_header_wrong_format(saved):
         Transcript.load(path)
 
 
-@pytest.mark.parametrize("version", [2, 99, "1", None])
+@pytest.mark.parametrize("version", [VERSION + 1, 99, VERSION - 1, 0, "1", None, True])
 def test_header_newer_or_bad_version(saved, version):
     _tr, path, lines = saved
     edit(path, lines, 1, version=version)
@@ -403,7 +404,7 @@ def test_sigkill_mid_game_keeps_every_complete_round(tmp_path):
     again = play(
         Perceptron(), SeparableStream(4, 0.05, rng=np.random.default_rng(11)), rounds=len(back)
     )
-    assert back.first_difference(again) is None and back.digest == again.digest
+    assert back.first_difference(again) is None and back.rounds_digest == again.rounds_digest
 
 
 # -- instances of every kind --------------------------------------------------------------
