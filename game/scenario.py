@@ -77,7 +77,7 @@ from game.errors import (
     check_instance,
     check_integer,
 )
-from game.players import DATA_SUFFIXES, SUPPLIES_ATTRIBUTE, lookup, parameters
+from game.players import DATA_SUFFIXES, SUPPLIES_ATTRIBUTE, kinds_clash, lookup, parameters
 from game.theory import LOSSES
 from game.theory.concepts import FiniteClass, build_class
 from game.transcript import Transcript
@@ -373,11 +373,21 @@ class Scenario:
             raise self._fail(key, f"cannot read data file {value!r}: {exc}") from None
 
     def build(self, seed: int | None = None) -> tuple[Any, Any]:
-        """The learner and the adversary, with generators from ``SeedSequence(seed).spawn(2)``."""
+        """The learner and the adversary, with generators from ``SeedSequence(seed).spawn(2)``.
+
+        Raises
+        ------
+        ScenarioError
+            Naming ``learner.name`` when the learner plays no kind of instance
+            the adversary presents (:func:`game.players.kinds_clash`).
+        """
         seed = self.seed if seed is None else check_integer("seed", seed, low=0)
         children = np.random.SeedSequence(seed).spawn(2)
         learner = self.build_player("learner", np.random.default_rng(children[0]))
         adversary = self.build_player("adversary", np.random.default_rng(children[1]))
+        clash = kinds_clash(learner, adversary)
+        if clash is not None:  # refused before round 1, naming both players
+            raise self._fail("learner.name", clash)
         return learner, adversary
 
     def build_player(self, role: str, rng: np.random.Generator) -> Any:

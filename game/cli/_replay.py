@@ -8,7 +8,9 @@
 A transcript is re-played from the scenario its header records, or else with
 the recorded learner (rebuilt from its registry name and parameters, never
 from a module path) against the recorded sequence. A difference exits with 1
-naming the first round that differs.
+naming the first round that differs; rounds that replay as recorded must
+also give the recorded verdicts (status, certificate and its verification,
+bound and lower bound), else it exits with 1 naming the first that differs.
 """
 
 from __future__ import annotations
@@ -56,6 +58,9 @@ def _replay_transcript(path: Path, console: Console) -> int:
             f"{path}: the replay differs first at round {first}: "
             + _describe(recorded, replayed, first)
         )
+    verdict = _verdict_difference(recorded, replayed)
+    if verdict is not None:
+        raise ReplayMismatch(f"{path}: the rounds replay as recorded, but {verdict}")
     console.print(f"[green]identical[/]: {len(recorded)} rounds, digest {recorded.digest}")
     return 0
 
@@ -76,6 +81,40 @@ def _replay_learner(recorded: Transcript, path: Path) -> Transcript:
     except Exception as exc:
         raise GameError(f"{path}: cannot rebuild the learner from its header: {exc}") from None
     return play(learner, Replay(transcript=recorded), rounds=len(recorded), loss=recorded.loss_name)
+
+
+def _verdict_difference(recorded: Transcript, replayed: Transcript) -> str | None:
+    """What the replay concludes differently from the file, beyond its rounds (None: nothing).
+
+    The status, the certificate, its verification and both bounds (value,
+    quantity, kind and whether the theorem applies) are compared.
+    """
+    checks = (
+        ("the status", recorded.status, replayed.status),
+        ("the certificate", recorded.certificate, replayed.certificate),
+        ("its verification", recorded.certificate_verified, replayed.certificate_verified),
+        ("the bound", _bound_text(recorded.bound), _bound_text(replayed.bound)),
+        ("the lower bound", _bound_text(recorded.lower_bound), _bound_text(replayed.lower_bound)),
+    )
+    for what, a, b in checks:
+        if a != b:
+            return f"{what} differs: recorded {_shown(a)}; replayed {_shown(b)}"
+    return None
+
+
+def _bound_text(bound) -> str | None:
+    if bound is None:
+        return None
+    sign = "≤" if bound.kind == "upper" else "≥"
+    text = f"{bound.quantity} {sign} {bound.value:.9g}"
+    return text if bound.applies else f"{text} (not applicable: {bound.reason})"
+
+
+def _shown(value) -> str:
+    if value is None:
+        return "none"
+    describe = getattr(value, "describe", None)
+    return describe() if callable(describe) else str(value)
 
 
 def _describe(a: Transcript, b: Transcript, t: int) -> str:

@@ -55,7 +55,7 @@ import numpy as np
 
 from game.engine import extras_clash, game_header, play, settle
 from game.errors import GameError, ParameterError, check_choice, check_integer
-from game.players import LockstepLearner, Source, kernel_for
+from game.players import LockstepLearner, Source, kernel_for, kinds_clash
 from game.theory import get_loss
 from game.transcript import Transcript, versions
 
@@ -203,7 +203,9 @@ def play_batch(
     """
     learners, adversaries = list(learners), list(adversaries)
     metas = _check(learners, adversaries, rounds, loss, meta, errors, lockstep)
-    plan = _plan(learners, adversaries, rounds) if lockstep else None
+    clash = any(kinds_clash(a, b) for a, b in zip(learners, adversaries, strict=True))
+    # a pair whose kinds do not fit is refused by the engine, game by game, before round 1
+    plan = _plan(learners, adversaries, rounds) if lockstep and not clash else None
     if plan is None:
         out = []
         for learner, adversary, m in zip(learners, adversaries, metas, strict=True):

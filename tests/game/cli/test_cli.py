@@ -265,6 +265,36 @@ def test_a_flipped_label_is_refused_on_reading_naming_the_certificate(capsys, sm
     assert str(tampered) in line and "certificate_verified = True" in line
 
 
+def test_replay_fails_on_a_verdict_the_file_claims_and_the_game_does_not_give(capsys, tmp_path):
+    # a lower bound cannot be recomputed from the rounds alone (the adversary's state made it):
+    # a file that claims more, with a consistent digest, reads, and its replay says what differs
+    path = tmp_path / "h.jsonl"
+    assert run(capsys, "run", SCENARIOS / "halving_lower_bound.toml", "--out", path)[0] == 0
+    tr = Transcript.load(path)
+    tr.lower_bound = attrs.evolve(tr.lower_bound, value=tr.lower_bound.value + 5)
+    tr.save(path)
+    assert Transcript.load(path).lower_bound.value == tr.lower_bound.value
+    status, _, err = run(capsys, "replay", path)
+    assert status == 1
+    line = assert_one_line_error(err, "failed: ")
+    assert "the rounds replay as recorded, but the lower bound differs" in line
+    assert f"mistakes ≥ {tr.lower_bound.value:g}" in line
+
+
+def test_a_learner_that_cannot_play_the_instances_is_refused_naming_both(capsys, tmp_path):
+    path = tmp_path / "clash.toml"
+    path.write_text(
+        'rounds = 5\nseed = 0\n[learner]\nname = "halving"\n'
+        '[adversary]\nname = "separable-stream"\ndimension = 3\nmargin = 0.1\n'
+    )
+    status, _, err = run(capsys, "run", path, "--out", tmp_path / "t.jsonl")
+    assert status == 2
+    line = assert_one_line_error(err)
+    assert str(path) in line and "learner.name" in line
+    assert "learner halving plays advice, point; adversary separable-stream presents vector" in line
+    assert not (tmp_path / "t.jsonl").exists()
+
+
 def test_replay_of_a_transcript_without_a_scenario(capsys, tmp_path):
     stream = SeparableStream(3, 0.2, rng=np.random.default_rng(5))
     play(Perceptron(zero_label=-1, update="mistake"), stream, rounds=150, out=tmp_path / "p.jsonl")
