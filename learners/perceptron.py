@@ -23,24 +23,133 @@ The default is 004's. Updates are recorded apart from mistakes either way.
 The class declares its lockstep kernel (``Perceptron.lockstep``, the protocol
 of :mod:`game.players`): K Perceptrons play K games at once, on a K × d
 weight matrix, each game exactly its serial game.
+
+Floating point: the score w·x is the plain dot product, and only where that
+is not finite, or so small that it may have lost its digits to underflow
+(below ``SAFE_LOW`` in magnitude), it is recomputed on w and x scaled by
+powers of two (:func:`scaled_score`), so the predicted sign is right for any
+finite instance, of size 1e200 or 1e-170 alike. Normalising likewise divides
+by the plain √(x·x) where x·x is a safe number and otherwise takes
+:func:`game.theory.unit_vector`. The lockstep kernel takes the same slow path
+on the same rows, so its games stay the engine's.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any, ClassVar
 
 import attrs
 import numpy as np
 
 from game.players import LockstepLearner, integer_at_least, one_of, rounds_of
-from game.theory import HalfspaceCertificate
-from game.theory.bounds import Bound, balcan_nonseparable, block_novikoff, perceptron_hinge
+from game.theory import HalfspaceCertificate, row_norms, scores, unit_vector
+from game.theory.bounds import (
+    Bound,
+    Hypothesis,
+    balcan_nonseparable,
+    block_novikoff,
+    perceptron_hinge,
+)
 
-__all__ = ["Perceptron", "comparator_bounds", "instances_as_used", "tightest"]
+__all__ = [
+    "SAFE_LOW",
+    "Perceptron",
+    "bound_with",
+    "comparator_bounds",
+    "halfspace_margins",
+    "instances_as_used",
+    "realizable",
+    "scaled_score",
+    "tightest",
+    "unit_length",
+    "weights_finite",
+]
+
+#: Scores and squared norms smaller than this in magnitude may have lost their
+#: digits to underflow (up to 2**26 products, each below the smallest normal
+#: float, add up to less than 1.5e-300): they are recomputed scaled.
+SAFE_LOW = 1e-280
+
+#: The largest float.
+_MAX = float(np.finfo(np.float64).max)
+_INF = math.inf
+
+#: A sum of magnitudes up to this (the largest float, less 2**-40 for the
+#: rounding of the sum) has no partial sum of its signed terms that overflows.
+_SUM_LIMIT = _MAX * (1.0 - 2.0**-40)
+
+
+def scaled_score(w, x) -> float:
+    """w·x computed on w and x scaled by powers of two: the slow path of the score.
+
+    Scaling by a power of two is exact, so where the plain product neither
+    overflowed nor underflowed this returns it bit for bit; elsewhere it is the
+    product rounded once (±inf where it overflows), except that a non-zero
+    product too small for a float keeps its sign as the smallest float of that
+    sign: a prediction needs the sign.
+
+    Parameters
+    ----------
+    w, x : array_like
+        Two finite vectors of the same length.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> x = np.array([3e200, -1e200])
+    >>> float(np.vdot(x, x)), scaled_score(x, x)
+    (inf, inf)
+    >>> scaled_score(np.array([3e-170, -1e-170]), np.array([1.0, 1.0]))
+    2e-170
+    >>> scaled_score(np.array([1e-170, 0.0]), np.array([-1e-170, 5.0]))  # -1e-340 keeps its sign
+    -5e-324
+    """
+    w = np.asarray(w, dtype=np.float64)
+    x = np.asarray(x, dtype=np.float64)
+    top_w = float(np.max(np.abs(w))) if w.size else 0.0
+    top_x = float(np.max(np.abs(x))) if x.size else 0.0
+    if top_w == 0.0 or top_x == 0.0:
+        return 0.0
+    ew, ex = math.frexp(top_w)[1], math.frexp(top_x)[1]
+    r = float(np.vdot(np.ldexp(w, -ew), np.ldexp(x, -ex)))
+    try:
+        value = math.ldexp(r, ew + ex)
+    except OverflowError:
+        return math.copysign(math.inf, r)
+    if value == 0.0 and r != 0.0:
+        return math.copysign(math.ulp(0.0), r)
+    return value
+
+
+def unit_length(x) -> np.ndarray:
+    """x/‖x‖ as ``Perceptron(normalize=True)`` uses it (a zero x as it is), as float64.
+
+    The plain x/√(x·x) where x·x is a safe number; otherwise (x·x overflowed,
+    or is below ``SAFE_LOW``) :func:`game.theory.unit_vector`, which scales x
+    first.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> unit_length(np.array([3.0, 4.0])).tolist(), unit_length(np.array([3e200, 4e200])).tolist()
+    ([0.6, 0.8], [0.6, 0.8])
+    >>> unit_length(np.array([3e-170, 4e-170])).tolist(), unit_length(np.zeros(2)).tolist()
+    ([0.6, 0.8], [0.0, 0.0])
+    """
+    x = np.asarray(x, dtype=np.float64)  # bits: a bool or uint8 x·x would wrap
+    nn = float(np.vdot(x, x))
+    if SAFE_LOW <= nn < math.inf:
+        return x / math.sqrt(nn)
+    return unit_vector(x) if x.any() else x
 
 
 def instances_as_used(transcript, normalize: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """The instances played, as a Perceptron-type learner used them, and their norms.
+
+    Computed by the referee's arithmetic, scaled so that no finite instance
+    overflows or underflows: a norm is +inf only where it exceeds the largest
+    float, and normalising never does.
 
     Parameters
     ----------
@@ -63,28 +172,122 @@ def instances_as_used(transcript, normalize: bool = False) -> tuple[np.ndarray, 
     >>> X, norms = instances_as_used(tr, normalize=True)
     >>> X.tolist(), norms.tolist()
     ([[0.6, 0.8]], [1.0])
+    >>> big = play(Perceptron(), Replay(instances=[[3e200, 4e200]], labels=[1]), rounds=1)
+    >>> instances_as_used(big)[1].tolist()
+    [5e+200]
     """
     X = np.asarray(transcript.instances, dtype=np.float64).reshape(len(transcript), -1)
-    norms = np.linalg.norm(X, axis=1)
     if normalize:
-        X = X / np.where(norms > 0, norms, 1.0)[:, None]
-        norms = np.linalg.norm(X, axis=1)
-    return X, norms
+        X = _unit_rows(X)
+    return X, row_norms(X)
+
+
+def _unit_rows(X: np.ndarray) -> np.ndarray:
+    """Each non-zero row of X scaled to unit length (by its largest entry first)."""
+    top = np.max(np.abs(X), axis=1) if X.shape[1] else np.zeros(len(X))
+    Y = X / np.where(top > 0, top, 1.0)[:, None]
+    norms = np.sqrt(np.einsum("ij,ij->i", Y, Y))
+    return Y / np.where(norms > 0, norms, 1.0)[:, None]
+
+
+def halfspace_margins(X, labels, weights) -> np.ndarray:
+    """y_t·(u·x_t) for each round, u = w/‖w‖, by the referee's scaled arithmetic.
+
+    Each margin is the scaled product (:func:`game.theory.scores`), right for
+    any finite instance; one beyond the largest float (only where the
+    instance's norm is too) is given as ± the largest float, which leaves every
+    bound that uses it valid or not applicable.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> halfspace_margins(np.array([[3e200, 1.0], [-1e-170, 0.0]]), [1, -1], [2.0, 0.0]).tolist()
+    [3e+200, 1e-170]
+    """
+    X = np.asarray(X, dtype=np.float64)
+    y = np.asarray(labels, dtype=np.float64)
+    m = y * scores(X, unit_vector(weights))
+    return np.clip(m, -_MAX, _MAX)
+
+
+def realizable(transcript, certificate) -> Hypothesis:
+    """Hypothesis "realizable": the certificate claims to separate and the referee verified it.
+
+    Examples
+    --------
+    >>> from game import play, HalfspaceCertificate
+    >>> from adversaries import Replay
+    >>> tr = play(Perceptron(), Replay(instances=[[1.0]], labels=[1], separator=[2.0]), rounds=1)
+    >>> realizable(tr, tr.certificate).holds
+    True
+    >>> str(realizable(tr, HalfspaceCertificate([1.0], realizable=False)))
+    'realizable fails: the certificate is a comparator, not claimed to separate the rounds'
+    """
+    name = "realizable"
+    if not certificate.realizable:
+        detail = "the certificate is a comparator, not claimed to separate the rounds"
+        return Hypothesis(name, False, detail)
+    if certificate != transcript.certificate or transcript.certificate_verified is not True:
+        return Hypothesis(name, False, "the certificate was not verified on the rounds played")
+    return Hypothesis(name, True, "the certificate's halfspace was verified on every round")
+
+
+def weights_finite(X, updated) -> Hypothesis:
+    """Hypothesis "weights finite": no sum of the updates' entries can have overflowed.
+
+    The theorems describe exact arithmetic; the learner's w = Σ ±x_t over its
+    update rounds (x_t as used) is that sum in floating point. When
+    Σ_t |x_t,i| over the update rounds is a float for every coordinate i (with
+    2**-40 to spare for its rounding), no entry of w ever overflowed.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> weights_finite(np.array([[1e308], [1e308]]), np.array([True, True])).holds
+    False
+    """
+    X = np.asarray(X, dtype=np.float64)
+    rows = X[np.asarray(updated, dtype=bool)]
+    with np.errstate(over="ignore"):
+        top = float(np.max(np.abs(rows).sum(axis=0))) if rows.size else 0.0
+    if top < _SUM_LIMIT:
+        return Hypothesis("weights finite", True, f"Σ|x_t,i| over the updates ≤ {top:.6g}")
+    return Hypothesis(
+        "weights finite",
+        False,
+        "the learner's weights may have overflowed: a coordinate's Σ|x_t,i| over the "
+        f"update rounds is {top:.6g}",
+    )
+
+
+def bound_with(hypothesis: Hypothesis, bound: Bound, *more: Hypothesis) -> Bound:
+    """``bound`` with ``hypothesis`` checked first and ``more`` after its own hypotheses.
+
+    Examples
+    --------
+    >>> b = bound_with(Hypothesis("realizable", True), block_novikoff(1.0, 0.5))
+    >>> [h.name for h in b.hypotheses]
+    ['realizable', 'margin measured', 'norms finite']
+    """
+    return attrs.evolve(bound, hypotheses=(hypothesis, *bound.hypotheses, *more))
 
 
 def comparator_bounds(transcript, certificate=None, *, normalize: bool = False) -> list[Bound]:
     """The non-separable Perceptron bounds for a comparator u on the game played.
 
-    - Balcan lecture 3: updates ≤ 1/γ² + (2/γ)·TD_γ, when every instance as
-      used has norm ≤ 1 (unit length with ``normalize``, as in the lecture),
-      at the γ ∈ (0, 1] that minimises it, TD_γ over all rounds
-      (:func:`game.theory.bounds.balcan_nonseparable`);
+    - Balcan lecture 3: updates ≤ 1/γ² + (2/γ)·TD_γ, at the γ ∈ (0, 1] that
+      minimises it, TD_γ over all rounds
+      (:func:`game.theory.bounds.balcan_nonseparable`); it applies only when
+      every instance as used has norm ≤ 1 (unit length with ``normalize``, as
+      in the lecture);
     - Shalev-Shwartz & Ben-David §21.4, Theorem 21.16: updates ≤ F + R‖w*‖√F +
       R²‖w*‖², w* = c·u with the scaling c chosen from the whole sequence and F
-      the hinge loss of w* on the update rounds (:func:`game.theory.bounds.perceptron_hinge`).
+      the hinge loss of w* on the update rounds (:func:`game.theory.bounds.perceptron_hinge`);
+      it applies when R is finite.
 
     Both hold for any u, separating or not, and bound updates (so mistakes)
-    under every convention.
+    under every convention, when the learner's weights never overflowed
+    (hypothesis "weights finite").
 
     Parameters
     ----------
@@ -98,7 +301,8 @@ def comparator_bounds(transcript, certificate=None, *, normalize: bool = False) 
     Returns
     -------
     list of Bound
-        Empty when there is no halfspace comparator or no round.
+        Both, each with its hypotheses as checked on the game; empty when there
+        is no halfspace comparator or no round.
 
     Examples
     --------
@@ -110,32 +314,39 @@ def comparator_bounds(transcript, certificate=None, *, normalize: bool = False) 
     >>> bounds = comparator_bounds(tr, HalfspaceCertificate([1.0, 1.0], realizable=False))
     >>> [b.source.split(" (")[0] for b in bounds]
     ['Balcan lecture 3', 'Shalev-Shwartz & Ben-David §21.4']
-    >>> all(b.holds(tr.observed("updates")) for b in bounds)
+    >>> all(b.applies and b.holds(tr.observed("updates")) for b in bounds)
     True
     """
     cert = transcript.certificate if certificate is None else certificate
     if not isinstance(cert, HalfspaceCertificate) or len(transcript) == 0:
         return []
     X, norms = instances_as_used(transcript, normalize)
-    u = cert.weights / np.linalg.norm(cert.weights)
-    margins = np.asarray(transcript.labels, dtype=np.float64) * (X @ u)
+    margins = halfspace_margins(X, transcript.labels, cert.weights)
     radius = float(norms.max())
-    bounds = []
-    if radius <= 1.0 + 1e-12:
-        bounds.append(balcan_nonseparable(margins))
-    bounds.append(perceptron_hinge(margins[transcript.updated], radius, margins=margins))
-    return bounds
+    updated = np.asarray(transcript.updated, dtype=bool)
+    weights = weights_finite(X, updated)
+    return [
+        balcan_nonseparable(margins, radius=radius).given(weights),
+        perceptron_hinge(margins[updated], radius, margins=margins).given(weights),
+    ]
 
 
 def tightest(bounds: list[Bound]) -> Bound | None:
-    """The smallest of a list of upper bounds (None for an empty list).
+    """The smallest of the bounds that apply (None for an empty list).
+
+    When none applies, the one with the fewest failing hypotheses, marked
+    not applicable: never a bound whose theorem does not hold on the game.
 
     Examples
     --------
     >>> tightest([block_novikoff(1.0, 0.5), block_novikoff(1.0, 1.0)]).value
     1.0
+    >>> tightest([block_novikoff(2.0, 1.0), block_novikoff(1.0, -1.0)]).value
+    4.0
     """
-    return min(bounds, key=lambda b: b.value) if bounds else None
+    if not bounds:
+        return None
+    return min(bounds, key=lambda b: (sum(not h.holds for h in b.hypotheses), b.value))
 
 
 # -- lockstep: K Perceptrons at once (the kernel the class declares) -------------
@@ -149,21 +360,57 @@ def _lockstep_accepts(learner: Perceptron, d: int, dtype: np.dtype) -> bool:
 
 
 def _normalized(X: np.ndarray) -> np.ndarray:
-    """X scaled row by row as ``_prepare`` does (a zero row kept as it is)."""
-    norms = np.sqrt(np.vecdot(X, X))  # x @ x, one BLAS dot per row
-    safe = np.where(norms > 0, norms, 1.0)
-    return np.where((norms > 0)[:, None], X / safe[:, None], X)
+    """X scaled row by row as :func:`unit_length` does (a zero row kept as it is)."""
+    with np.errstate(over="ignore"):  # those rows take the slow path
+        nn = np.vecdot(X, X)  # x·x, one BLAS dot per row: the learner's own
+    plain = (nn >= SAFE_LOW) & (nn < math.inf)
+    out = X / np.where(plain, np.sqrt(nn), 1.0)[:, None]
+    for i in np.flatnonzero(~plain):
+        out[i] = unit_length(X[i])
+    return out
+
+
+def _rounds(W, Xs, yf, may, zero_label, by_mistake):
+    """The K games' scores and update flags, round by round; W is updated in place."""
+    k_games, n_max = yf.shape
+    S = np.empty((k_games, n_max))
+    U = np.zeros((k_games, n_max), dtype=bool)
+    any_mistake, all_mistake = bool(by_mistake.any()), bool(by_mistake.all())
+    zero_plus = zero_label > 0
+    for t, xt in rounds_of(Xs, W.shape[1]):
+        s = np.vecdot(W, xt)
+        a = np.abs(s)
+        if not (a.min() >= SAFE_LOW and a.max() < math.inf):  # NaN fails both
+            for k in np.flatnonzero(~((a >= SAFE_LOW) & (a < math.inf))):
+                s[k] = scaled_score(W[k], xt[k])
+        S[:, t] = s
+        yt = yf[:, t]
+        if any_mistake:
+            predicted = np.where((s > 0.0) | ((s == 0.0) & zero_plus), 1.0, -1.0)
+            change = predicted != yt
+            if not all_mistake:
+                change = np.where(by_mistake, change, yt * s <= 0.0)
+        else:
+            change = yt * s <= 0.0
+        change &= may[:, t]
+        U[:, t] = change
+        idx = np.flatnonzero(change)
+        if idx.size:
+            W[idx] += yt[idx, None] * xt[idx]  # w + (−x) is w − x exactly
+    return S, U
 
 
 def _lockstep_run(learners: list, Xs: list, y: np.ndarray, lengths: np.ndarray):
     """The Perceptron's rounds on K games at once (every convention, per game).
 
-    Round t: s = w·x (``numpy.vecdot``: the learner's ``w @ x``, one BLAS dot
-    per game), prediction +1 if s > 0, −1 if s < 0, else ``zero_label``;
-    update when y·s ≤ 0 ("nonpositive") or when the predicted label (s == 0
-    giving +1 only with ``zero_label`` = 1, as ``update`` reads it) differs
-    from y ("mistake"), unless x is zero; w ± x on the games that update, the
-    same elementwise sums as the learner's.
+    Round t: s = w·x (``numpy.vecdot``: the learner's ``numpy.vdot(w, x)``, one
+    BLAS dot per game; a game whose score is not finite or below ``SAFE_LOW``
+    takes the learner's slow path, :func:`scaled_score`), prediction +1 if
+    s > 0, −1 if s < 0, else ``zero_label``; update when y·s ≤ 0
+    ("nonpositive") or when the predicted label (s == 0 giving +1 only with
+    ``zero_label`` = 1, as ``update`` reads it) differs from y ("mistake"),
+    unless x is zero; w ± x on the games that update, the same elementwise
+    sums as the learner's.
     """
     k_games, n_max = y.shape
     d = Xs[0].shape[1] if Xs else 1
@@ -179,25 +426,8 @@ def _lockstep_run(learners: list, Xs: list, y: np.ndarray, lengths: np.ndarray):
     may = np.zeros((k_games, n_max), dtype=bool)
     for k, X in enumerate(Xs):
         may[k, : len(X)] = X.any(axis=1)
-    S = np.empty((k_games, n_max))
-    U = np.zeros((k_games, n_max), dtype=bool)
-    any_mistake, all_mistake = bool(by_mistake.any()), bool(by_mistake.all())
-    zero_plus = zero_label > 0
-    for t, xt in rounds_of(Xs, d):
-        s = S[:, t] = np.vecdot(W, xt)
-        yt = yf[:, t]
-        if any_mistake:
-            predicted = np.where((s > 0.0) | ((s == 0.0) & zero_plus), 1.0, -1.0)
-            change = predicted != yt
-            if not all_mistake:
-                change = np.where(by_mistake, change, yt * s <= 0.0)
-        else:
-            change = yt * s <= 0.0
-        change &= may[:, t]
-        U[:, t] = change
-        idx = np.flatnonzero(change)
-        if idx.size:
-            W[idx] += yt[idx, None] * xt[idx]  # w + (−x) is w − x exactly
+    with np.errstate(over="ignore", invalid="ignore"):  # those rows take the slow path
+        S, U = _rounds(W, Xs, yf, may, zero_label, by_mistake)
     P = np.where(S > 0.0, 1.0, np.where(S < 0.0, -1.0, zero_label[:, None]))
     for k, learner in enumerate(learners):
         if lengths[k] > 0 or learner._w is not None:
@@ -294,20 +524,15 @@ class Perceptron:
         """A copy of the current weight vector (empty before the first instance)."""
         return np.zeros(0) if self._w is None else self._w.copy()
 
-    def _prepare(self, x):
-        if self.normalize:
-            x = np.asarray(x, dtype=np.float64)  # bits: a bool or uint8 x @ x would wrap
-            norm = float(np.sqrt(x @ x))
-            return x / norm if norm > 0 else x
-        return x
-
     def predict(self, x) -> float:
         """sign(w·x) as ±1.0, with ``zero_label`` on a zero score."""
         w = self._w
         if w is None:
             w = self._w = np.zeros(np.shape(x)[0])
-        xn = self._prepare(x) if self.normalize else x
-        s = float(w @ xn)
+        xn = unit_length(x) if self.normalize else x
+        s = float(np.vdot(w, xn))
+        if not SAFE_LOW <= abs(s) < _INF:  # overflowed, NaN, or maybe underflowed
+            s = scaled_score(w, xn)
         self._seen = (x, xn, s)
         if s > 0.0:
             return 1.0
@@ -329,8 +554,10 @@ class Perceptron:
         else:
             if self._w is None:
                 self._w = np.zeros(np.shape(x)[0])
-            xn = self._prepare(x) if self.normalize else x
-            s = float(self._w @ xn)
+            xn = unit_length(x) if self.normalize else x
+            s = float(np.vdot(self._w, xn))
+            if not SAFE_LOW <= abs(s) < _INF:
+                s = scaled_score(self._w, xn)
         if self._nonpositive:
             change = y * s <= 0.0
         else:
@@ -353,21 +580,32 @@ class Perceptron:
     def mistake_bound(self, transcript) -> Bound | None:
         """The Perceptron's bound on the rounds played, from the adversary's halfspace.
 
-        A realizable certificate gives Block–Novikoff's (R/γ)²; a comparator
-        (``realizable=False``) the tighter of the non-separable bounds of
-        :func:`comparator_bounds`. None without a halfspace certificate.
+        A realizable certificate gives Block–Novikoff's (R/γ)², with its
+        hypotheses as checked on the game: "realizable" (the referee verified
+        the certificate), "margin measured" (γ > 0), "norms finite" (R
+        finite) and "weights finite". A comparator (``realizable=False``) gives
+        the tightest of the non-separable bounds of :func:`comparator_bounds`
+        that apply. None without a halfspace certificate or without a round.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from game import play
+        >>> from adversaries import Replay
+        >>> X = np.array([[1.0, 0.0], [-1.0, 0.75], [0.8, -0.6]]) * 1e200   # R = 1.25e200
+        >>> tr = play(Perceptron(), Replay(instances=X, labels=[1, -1, 1], separator=[1, 0]),
+        ...           rounds=3)
+        >>> tr.bound.value, tr.bound.applies   # γ = 0.8e200: (R/γ)² = (1.25/0.8)²
+        (2.44140625, True)
         """
         cert = transcript.certificate
         if not isinstance(cert, HalfspaceCertificate) or len(transcript) == 0:
             return None
         if not cert.realizable:
             return tightest(comparator_bounds(transcript, cert, normalize=self.normalize))
-        X = np.asarray(transcript.instances, dtype=np.float64)
-        norms = np.linalg.norm(X, axis=1)
-        if self.normalize:
-            X = X / np.where(norms > 0, norms, 1.0)[:, None]
-            norms = np.linalg.norm(X, axis=1)
-        margin = cert.margin(X, transcript.labels)
-        if margin <= 0:
-            return None
-        return block_novikoff(float(norms.max()), margin)
+        X, norms = instances_as_used(transcript, self.normalize)
+        margins = halfspace_margins(X, transcript.labels, cert.weights)
+        bound = block_novikoff(float(norms.max()), float(margins.min()))
+        return bound_with(
+            realizable(transcript, cert), bound, weights_finite(X, transcript.updated)
+        )
