@@ -193,10 +193,10 @@ class BatchPerceptron:
         if not isinstance(cert, HalfspaceCertificate) or len(transcript) == 0:
             return None
         X, norms = instances_as_used(transcript)
-        margin = float(halfspace_margins(X, transcript.labels, cert.weights).min())
+        margin = float(halfspace_margins(X, transcript.labels, cert.weights, norms).min())
         with np.errstate(over="ignore"):
             b = float(np.float64(1.0) / margin) if margin > 0 else np.inf
         bound = batch_perceptron(float(norms.max()), b)
         return bound_with(
-            realizable(transcript, cert), bound, weights_finite(X, transcript.updated)
+            realizable(transcript, cert), bound, weights_finite(X, transcript.updated, norms)
         )

@@ -176,8 +176,8 @@ class MarginPerceptron:
         cert = transcript.certificate
         if not isinstance(cert, HalfspaceCertificate) or len(transcript) == 0:
             return None
-        X, _ = instances_as_used(transcript, normalize=True)
-        data_margin = float(halfspace_margins(X, transcript.labels, cert.weights).min())
+        X, norms = instances_as_used(transcript, normalize=True)
+        data_margin = float(halfspace_margins(X, transcript.labels, cert.weights, norms).min())
         return bound_with(
             realizable(transcript, cert), margin_perceptron(self.gamma, margin=data_margin)
         )

@@ -175,11 +175,11 @@ class OnlineGradientDescent:
         if not isinstance(cert, HalfspaceCertificate) or len(transcript) == 0:
             return None
         X, norms = instances_as_used(transcript)
-        margins = halfspace_margins(X, transcript.labels, cert.weights)
+        margins = halfspace_margins(X, transcript.labels, cert.weights, norms)
         # the rounds with y·(w·x) ≤ 0, where f_t is the hinge: f_t(w_t) ≥ 1 exactly there
         # (a zero instance among them leaves w as it is, so it is no update)
         updated = np.asarray(transcript.extras["surrogate"]) > 0
-        weights = weights_finite(X, transcript.updated)
+        weights = weights_finite(X, transcript.updated, norms)
         if self.theorem == "regret":
             with np.errstate(over="ignore"):
                 gradients = float(np.sum(norms[updated] ** 2))

@@ -71,6 +71,11 @@ __all__ = [
 #: float, add up to less than 1.5e-300): they are recomputed scaled.
 SAFE_LOW = 1e-280
 
+#: Squared norms above this are recomputed scaled by the referee.
+_SAFE_HIGH = 1e280
+#: Rows of norms in this range have plain products with a unit vector.
+_SAFE_NORMS = (1e-140, 1e140)
+
 #: The largest float.
 _MAX = float(np.finfo(np.float64).max)
 _INF = math.inf
@@ -179,24 +184,58 @@ def instances_as_used(transcript, normalize: bool = False) -> tuple[np.ndarray, 
     X = np.asarray(transcript.instances, dtype=np.float64).reshape(len(transcript), -1)
     if normalize:
         X = _unit_rows(X)
-    return X, row_norms(X)
+    return X, _row_norms(X)
+
+
+def _plain_rows(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """x·x for each row, and whether it is a safe number (so the plain row arithmetic is)."""
+    with np.errstate(over="ignore"):
+        nn = np.einsum("ij,ij->i", X, X)
+    return nn, (nn >= SAFE_LOW) & (nn <= _SAFE_HIGH)
+
+
+def _row_norms(X: np.ndarray) -> np.ndarray:
+    """Each row's norm: √(x·x) where x·x is safe, :func:`game.theory.row_norms` elsewhere."""
+    nn, plain = _plain_rows(X)
+    norms = np.sqrt(nn)
+    if not plain.all():
+        norms[~plain] = row_norms(X[~plain])
+    return norms
 
 
 def _unit_rows(X: np.ndarray) -> np.ndarray:
-    """Each non-zero row of X scaled to unit length (by its largest entry first)."""
-    top = np.max(np.abs(X), axis=1) if X.shape[1] else np.zeros(len(X))
-    Y = X / np.where(top > 0, top, 1.0)[:, None]
-    norms = np.sqrt(np.einsum("ij,ij->i", Y, Y))
-    return Y / np.where(norms > 0, norms, 1.0)[:, None]
+    """Each non-zero row of X at unit length (scaled by its top entry first where x·x is unsafe)."""
+    nn, plain = _plain_rows(X)
+    out = X / np.sqrt(np.where(plain, nn, 1.0))[:, None]
+    if not plain.all():
+        Y = X[~plain]
+        top = np.max(np.abs(Y), axis=1) if Y.shape[1] else np.zeros(len(Y))
+        Y = Y / np.where(top > 0, top, 1.0)[:, None]
+        norms = np.sqrt(np.einsum("ij,ij->i", Y, Y))
+        out[~plain] = Y / np.where(norms > 0, norms, 1.0)[:, None]
+    return out
 
 
-def halfspace_margins(X, labels, weights) -> np.ndarray:
+def halfspace_margins(X, labels, weights, norms=None) -> np.ndarray:
     """y_t·(u·x_t) for each round, u = w/‖w‖, by the referee's scaled arithmetic.
 
-    Each margin is the scaled product (:func:`game.theory.scores`), right for
-    any finite instance; one beyond the largest float (only where the
-    instance's norm is too) is given as ± the largest float, which leaves every
-    bound that uses it valid or not applicable.
+    Where every row's norm lies in [1e-140, 1e140] the plain X·u is exact to
+    rounding; otherwise each margin is the scaled product
+    (:func:`game.theory.scores`), right for any finite instance. One beyond the
+    largest float (only where the instance's norm is too) is given as ± the
+    largest float, which leaves every bound that uses it valid or not
+    applicable.
+
+    Parameters
+    ----------
+    X : array_like
+        The instances, one per row.
+    labels : array_like
+        Their labels ±1.
+    weights : array_like
+        The halfspace's w, any non-zero finite vector.
+    norms : numpy.ndarray, optional
+        The rows' norms, when already known.
 
     Examples
     --------
@@ -206,8 +245,11 @@ def halfspace_margins(X, labels, weights) -> np.ndarray:
     """
     X = np.asarray(X, dtype=np.float64)
     y = np.asarray(labels, dtype=np.float64)
-    m = y * scores(X, unit_vector(weights))
-    return np.clip(m, -_MAX, _MAX)
+    u = unit_vector(weights)
+    norms = _row_norms(X) if norms is None else norms
+    if norms.size and _SAFE_NORMS[0] <= norms.min() and norms.max() <= _SAFE_NORMS[1]:
+        return y * (X @ u)
+    return np.clip(y * scores(X, u), -_MAX, _MAX)
 
 
 def realizable(transcript, certificate) -> Hypothesis:
@@ -232,13 +274,14 @@ def realizable(transcript, certificate) -> Hypothesis:
     return Hypothesis(name, True, "the certificate's halfspace was verified on every round")
 
 
-def weights_finite(X, updated) -> Hypothesis:
+def weights_finite(X, updated, norms=None) -> Hypothesis:
     """Hypothesis "weights finite": no sum of the updates' entries can have overflowed.
 
     The theorems describe exact arithmetic; the learner's w = Σ ±x_t over its
     update rounds (x_t as used) is that sum in floating point. When
     Σ_t |x_t,i| over the update rounds is a float for every coordinate i (with
-    2**-40 to spare for its rounding), no entry of w ever overflowed.
+    2**-40 to spare for its rounding), no entry of w ever overflowed. With the
+    rows' ``norms`` given, Σ_t ‖x_t‖ (which is larger) is tried first.
 
     Examples
     --------
@@ -247,11 +290,14 @@ def weights_finite(X, updated) -> Hypothesis:
     False
     """
     X = np.asarray(X, dtype=np.float64)
-    rows = X[np.asarray(updated, dtype=bool)]
+    updated = np.asarray(updated, dtype=bool)
     with np.errstate(over="ignore"):
-        top = float(np.max(np.abs(rows).sum(axis=0))) if rows.size else 0.0
+        top = float(np.sum(norms[updated])) if norms is not None else math.inf
+        if not top < _SUM_LIMIT:
+            rows = X[updated]
+            top = float(np.max(np.abs(rows).sum(axis=0))) if rows.size else 0.0
     if top < _SUM_LIMIT:
-        return Hypothesis("weights finite", True, f"Σ|x_t,i| over the updates ≤ {top:.6g}")
+        return Hypothesis("weights finite", True, f"Σ|x_t,i| over the update rounds ≤ {top:.6g}")
     return Hypothesis(
         "weights finite",
         False,
@@ -321,10 +367,10 @@ def comparator_bounds(transcript, certificate=None, *, normalize: bool = False) 
     if not isinstance(cert, HalfspaceCertificate) or len(transcript) == 0:
         return []
     X, norms = instances_as_used(transcript, normalize)
-    margins = halfspace_margins(X, transcript.labels, cert.weights)
+    margins = halfspace_margins(X, transcript.labels, cert.weights, norms)
     radius = float(norms.max())
     updated = np.asarray(transcript.updated, dtype=bool)
-    weights = weights_finite(X, updated)
+    weights = weights_finite(X, updated, norms)
     return [
         balcan_nonseparable(margins, radius=radius).given(weights),
         perceptron_hinge(margins[updated], radius, margins=margins).given(weights),
@@ -370,17 +416,44 @@ def _normalized(X: np.ndarray) -> np.ndarray:
     return out
 
 
+#: Rounds the lockstep kernel plays before it looks for scores that need the slow path.
+_WINDOW = 64
+
+
+def _needs_rescoring(S, U, may, start) -> bool:
+    """Whether some score of a window would take the slow path and change there.
+
+    A score not finite or below ``SAFE_LOW`` in magnitude takes it, except an
+    exact 0 where w = 0 (zero at the window's start, not updated since) or
+    x = 0, which the slow path gives back as it is.
+    """
+    a = np.abs(S)
+    if a.min() >= SAFE_LOW and a.max() < math.inf:  # NaN fails both
+        return False
+    slow = ~((a >= SAFE_LOW) & (a < math.inf))
+    before = np.cumsum(U, axis=1) - U  # updates earlier in the window
+    zero_w = ~start.any(axis=1)[:, None] & (before == 0)
+    return bool(np.any(slow & ~((S == 0.0) & (zero_w | ~may))))
+
+
 def _rounds(W, Xs, yf, may, zero_label, by_mistake):
-    """The K games' scores and update flags, round by round; W is updated in place."""
+    """The K games' scores and update flags, round by round; W is updated in place.
+
+    The rounds are played window by window on the plain scores; a window in
+    which some score is not finite or below ``SAFE_LOW`` is played again from
+    its first round's weights, those scores now taking the learner's slow path
+    (:func:`scaled_score`) row by row, so every game is its engine game.
+    """
     k_games, n_max = yf.shape
     S = np.empty((k_games, n_max))
     U = np.zeros((k_games, n_max), dtype=bool)
     any_mistake, all_mistake = bool(by_mistake.any()), bool(by_mistake.all())
     zero_plus = zero_label > 0
-    for t, xt in rounds_of(Xs, W.shape[1]):
+
+    def play(t, xt, rescore):
         s = np.vecdot(W, xt)
-        a = np.abs(s)
-        if not (a.min() >= SAFE_LOW and a.max() < math.inf):  # NaN fails both
+        if rescore:
+            a = np.abs(s)
             for k in np.flatnonzero(~((a >= SAFE_LOW) & (a < math.inf))):
                 s[k] = scaled_score(W[k], xt[k])
         S[:, t] = s
@@ -397,6 +470,20 @@ def _rounds(W, Xs, yf, may, zero_label, by_mistake):
         idx = np.flatnonzero(change)
         if idx.size:
             W[idx] += yt[idx, None] * xt[idx]  # w + (−x) is w − x exactly
+
+    start = W.copy()  # the weights before the window's first round
+    window = []  # its rounds: (t, x), views of rounds_of's buffer, valid until the next window
+    for t, xt in rounds_of(Xs, W.shape[1], window=_WINDOW):
+        window.append((t, xt))
+        play(t, xt, rescore=False)
+        if t % _WINDOW == _WINDOW - 1 or t == n_max - 1:
+            part = slice(window[0][0], t + 1)
+            if _needs_rescoring(S[:, part], U[:, part], may[:, part], start):
+                W[:] = start
+                for tw, xw in window:
+                    play(tw, xw, rescore=True)
+            start[:] = W
+            window.clear()
     return S, U
 
 
@@ -604,8 +691,8 @@ class Perceptron:
         if not cert.realizable:
             return tightest(comparator_bounds(transcript, cert, normalize=self.normalize))
         X, norms = instances_as_used(transcript, self.normalize)
-        margins = halfspace_margins(X, transcript.labels, cert.weights)
+        margins = halfspace_margins(X, transcript.labels, cert.weights, norms)
         bound = block_novikoff(float(norms.max()), float(margins.min()))
         return bound_with(
-            realizable(transcript, cert), bound, weights_finite(X, transcript.updated)
+            realizable(transcript, cert), bound, weights_finite(X, transcript.updated, norms)
         )
