@@ -148,7 +148,7 @@ class MarginPerceptron:
     def snapshot(self) -> dict[str, Any]:
         """‖w‖² and w, the quantities of the proof of Theorem 2."""
         w = self.weights
-        return {"norm2": float(w @ w), "w": w}
+        return {"norm2": float(np.vdot(w, w)), "w": w}  # +inf beyond the floats
 
     def mistake_bound(self, transcript) -> Bound | None:
         """Theorem 2's 12/γ² on updates, with its hypotheses as checked on the game.

@@ -147,7 +147,7 @@ class OnlineGradientDescent:
     def snapshot(self) -> dict[str, Any]:
         """‖w‖² and w: the quantities of the Perceptron's proof, scaled by η."""
         w = self.weights
-        return {"norm2": float(w @ w), "w": w}
+        return {"norm2": float(np.vdot(w, w)), "w": w}  # +inf beyond the floats
 
     def mistake_bound(self, transcript) -> Bound | None:
         """§21.4's bound on updates, or the regret bound, from the adversary's halfspace.

@@ -662,7 +662,7 @@ class Perceptron:
     def snapshot(self) -> dict[str, Any]:
         """‖w‖² and w itself: the quantities of the Block–Novikoff proof."""
         w = self.weights
-        return {"norm2": float(w @ w), "w": w}
+        return {"norm2": float(np.vdot(w, w)), "w": w}  # +inf beyond the floats
 
     def mistake_bound(self, transcript) -> Bound | None:
         """The Perceptron's bound on the rounds played, from the adversary's halfspace.

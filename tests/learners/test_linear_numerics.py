@@ -232,3 +232,29 @@ def test_the_bound_functions_never_raise_on_finite_inputs():
             for g in (0.0, huge, math.inf):
                 value = ogd_regret(eta, margins, g).value
                 assert value >= 0 and not math.isnan(value)
+
+
+@pytest.mark.parametrize("scale", [1.0, 1e200, 1e-170, 1e300, 1e-300])
+@pytest.mark.parametrize(
+    "make",
+    [
+        pytest.param(lambda: Perceptron(), id="perceptron"),
+        pytest.param(lambda: Perceptron(normalize=True), id="perceptron-normalize"),
+        pytest.param(lambda: OnlineGradientDescent(eta=3.0), id="ogd"),
+    ],
+)
+def test_the_proofs_claims_hold_at_every_scale(make, scale):
+    """‖w‖² of instances of size 1e200 is beyond the floats: the claims are checked in units."""
+    X, y = separable()
+    y = y.copy()
+    y[::5] *= -1  # some updates past the first: U is a comparator
+    replay = Replay(instances=X * scale, labels=y)
+    tr = play(make(), replay, rounds=len(y), snapshots=True)
+    claims = tr.proof_claims(HalfspaceCertificate(U, realizable=False))
+    assert claims.holds and len(claims.rounds) == tr.observed("updates") > 1
+    plain = play(make(), Replay(instances=X, labels=y), rounds=len(y), snapshots=True)
+    reference = plain.proof_claims(HalfspaceCertificate(U, realizable=False))
+    unit_sized = scale == 1.0 or getattr(make(), "normalize", False)
+    assert (claims.unit_exponent == 0) == unit_sized
+    radius = math.ldexp(claims.radius, claims.unit_exponent)
+    assert radius == pytest.approx(reference.radius * (1.0 if unit_sized else scale), rel=1e-12)
