@@ -88,11 +88,12 @@ _SUM_LIMIT = _MAX * (1.0 - 2.0**-40)
 def scaled_score(w, x) -> float:
     """w·x computed on w and x scaled by powers of two: the slow path of the score.
 
-    Scaling by a power of two is exact, so where the plain product neither
-    overflowed nor underflowed this returns it bit for bit; elsewhere it is the
-    product rounded once (±inf where it overflows), except that a non-zero
-    product too small for a float keeps its sign as the smallest float of that
-    sign: a prediction needs the sign.
+    Each vector is divided by the power of two just above its largest entry,
+    which is exact (only an entry below 2**-1022 times the largest loses
+    digits), so an exact zero such as (3, 1)·(1, −3) stays 0. The product is then scaled back, rounded once (±inf
+    where it overflows), except that a non-zero product too small for a float
+    keeps its sign as the smallest float of that sign: a prediction needs the
+    sign.
 
     Parameters
     ----------
