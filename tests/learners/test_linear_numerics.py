@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from adversaries import Replay
+from adversaries.noisy import NoisyStream
 from game import HalfspaceCertificate, play, play_batch
 from game.sweep import lockstep_supported
 from game.theory.bounds import balcan_nonseparable, ogd_regret, perceptron_hinge
@@ -258,3 +259,29 @@ def test_the_proofs_claims_hold_at_every_scale(make, scale):
     assert (claims.unit_exponent == 0) == unit_sized
     radius = math.ldexp(claims.radius, claims.unit_exponent)
     assert radius == pytest.approx(reference.radius * (1.0 if unit_sized else scale), rel=1e-12)
+
+
+def test_the_batch_perceptrons_theorem_needs_a_separable_set():
+    X, y = separable()
+    y = y.copy()
+    y[::7] *= -1
+    tr = game(BatchPerceptron(), X, y, separator=None)
+    assert tr.bound is None  # no halfspace at all
+    stream = NoisyStream(4, 0.2, 1.0, np.random.default_rng(3), rate=0.2)
+    tr = play(BatchPerceptron(), stream, rounds=100)
+    assert tr.bound.reason == (
+        "realizable fails: the certificate is a comparator, not claimed to separate the rounds"
+    )
+    assert tr.bound.verdict(tr.observed("updates")) is None
+
+
+@pytest.mark.parametrize("theorem", ["mistakes", "regret"])
+def test_ogd_on_norms_beyond_the_floats(theorem):
+    X = np.array([[1.5e308, 1.5e308], [-1.0, 0.5]])
+    y = np.array([1, -1])
+    tr = game(OnlineGradientDescent(theorem=theorem), X, y)
+    assert tr.status == "complete" and tr.bound.value == math.inf
+    if theorem == "mistakes":  # Theorem 21.16 names R
+        assert tr.bound.reason.startswith("norms finite fails")
+    else:  # Theorem 21.15: Σ‖v_t‖² beyond the floats, a true +inf
+        assert tr.bound.applies

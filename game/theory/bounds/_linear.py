@@ -538,7 +538,7 @@ def batch_perceptron(radius: float, b: float) -> Bound:
         measured = Hypothesis("margin measured", True, f"a feasible w of norm {b:.6g}")
     else:
         measured = Hypothesis(
-            "margin measured", False, "B = inf: no w with y_i⟨w, x_i⟩ ≥ 1 on every example"
+            "margin measured", False, "B = inf: no w with y_i⟨w, x_i⟩ ≥ 1 on every example known"
         )
     return Bound(
         value,
