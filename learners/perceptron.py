@@ -90,10 +90,10 @@ def scaled_score(w, x) -> float:
 
     Each vector is divided by the power of two just above its largest entry,
     which is exact (only an entry below 2**-1022 times the largest loses
-    digits), so an exact zero such as (3, 1)·(1, −3) stays 0. The product is then scaled back, rounded once (±inf
-    where it overflows), except that a non-zero product too small for a float
-    keeps its sign as the smallest float of that sign: a prediction needs the
-    sign.
+    digits), so an exact zero such as (3, 1)·(1, −3) stays 0. The product is
+    then scaled back, rounded once (±inf where it overflows), except that a
+    non-zero product too small for a float keeps its sign as the smallest float
+    of that sign: a prediction needs the sign.
 
     Parameters
     ----------
