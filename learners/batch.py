@@ -22,7 +22,14 @@ from game.errors import GameError, ParameterError, check_choice, check_generator
 from game.players import integer_at_least
 from game.theory import HalfspaceCertificate
 from game.theory.bounds import Bound, batch_perceptron
-from learners.perceptron import Perceptron, instances_as_used
+from learners.perceptron import (
+    Perceptron,
+    bound_with,
+    halfspace_margins,
+    instances_as_used,
+    realizable,
+    weights_finite,
+)
 
 __all__ = ["BatchPerceptron"]
 
@@ -162,17 +169,34 @@ class BatchPerceptron:
         R is the largest norm played; B is estimated by the certificate's w
         rescaled so that min_t y_t⟨w, x_t⟩ = 1 over the rounds played, i.e.
         B ≤ ‖w‖ / min_t y_t⟨w, x_t⟩ = 1/γ. That w is feasible, so its norm is at
-        least the theorem's B and the value is a valid (larger) bound. None
-        without a realizable halfspace certificate.
+        least the theorem's B and the value is a valid (larger) bound.
+
+        The theorem's hypotheses, as checked on the game: "realizable" (the
+        examples are separable: a halfspace certificate the referee verified),
+        "margin measured" (γ > 0, so B is finite), "norms finite" (R finite)
+        and "weights finite" (the floating point w is the theorem's); where one
+        fails the bound is not applicable. None without a halfspace certificate
+        or without a round.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from game import play
+        >>> from adversaries import Replay
+        >>> X = np.array([[1.0, 0.0], [-0.6, 0.8]]) * 1e-170
+        >>> tr = play(BatchPerceptron(), Replay(instances=X, labels=[1, -1], separator=[1, 0]),
+        ...           rounds=2)
+        >>> tr.bound.value, tr.bound.applies   # R = 1e-170, γ = 0.6e-170
+        (2.777777777777778, True)
         """
         cert = transcript.certificate
-        if (
-            not isinstance(cert, HalfspaceCertificate)
-            or not cert.realizable
-            or len(transcript) == 0
-        ):
+        if not isinstance(cert, HalfspaceCertificate) or len(transcript) == 0:
             return None
         X, norms = instances_as_used(transcript)
-        margin = cert.margin(X, transcript.labels)
-        b = 1.0 / margin if margin > 0 else np.inf
-        return batch_perceptron(float(norms.max()), float(b))
+        margin = float(halfspace_margins(X, transcript.labels, cert.weights, norms).min())
+        with np.errstate(over="ignore"):
+            b = float(np.float64(1.0) / margin) if margin > 0 else np.inf
+        bound = batch_perceptron(float(norms.max()), b)
+        return bound_with(
+            realizable(transcript, cert), bound, weights_finite(X, transcript.updated, norms)
+        )

@@ -6,6 +6,12 @@ and calls the example a *margin mistake* when w·x/‖w‖ lies strictly between
 On a prediction mistake or a margin mistake it updates as the Perceptron does:
 w ← w + y·x. Theorem 2: on a sequence separated by a unit w* with margin γ it
 updates at most 12/γ² times.
+
+Floating point as in :mod:`learners.perceptron`: an instance is normalised by
+:func:`~learners.perceptron.unit_length` (scaled where x·x over- or
+underflows) and a score that is not finite or below ``SAFE_LOW`` is recomputed
+by :func:`~learners.perceptron.scaled_score`, so any finite instance is on the
+right side; γ enters only as γ/2 and in 12/γ², never as a divisor.
 """
 
 from __future__ import annotations
@@ -17,9 +23,17 @@ import attrs
 import numpy as np
 
 from game.players import integer_at_least, real_in
-from game.theory import HalfspaceCertificate
-from game.theory.bounds import MARGIN_SOURCE, Bound, margin_perceptron
-from learners.perceptron import instances_as_used
+from game.theory import HalfspaceCertificate, vector_norm
+from game.theory.bounds import Bound, margin_perceptron
+from learners.perceptron import (
+    SAFE_LOW,
+    bound_with,
+    halfspace_margins,
+    instances_as_used,
+    realizable,
+    scaled_score,
+    unit_length,
+)
 
 __all__ = ["MarginPerceptron"]
 
@@ -91,10 +105,14 @@ class MarginPerceptron:
     def _score(self, x) -> None:
         if self._w is None:
             self._w = np.zeros(np.shape(x)[0])
-        xf = np.asarray(x, dtype=np.float64)  # bits: a bool or uint8 x @ x would wrap
-        norm = math.sqrt(float(xf @ xf))
-        xn = xf / norm if norm > 0 else xf
-        r = float(self._w @ xn) / self._norm if self._norm > 0 else 0.0
+        xn = unit_length(x)
+        if self._norm > 0:
+            s = float(np.vdot(self._w, xn))
+            if not SAFE_LOW <= abs(s) < math.inf:  # NaN, or maybe underflowed
+                s = scaled_score(self._w, xn)
+            r = s / self._norm
+        else:
+            r = 0.0
         self._x, self._xn, self._r = x, xn, r
 
     def predict(self, x) -> float:
@@ -118,7 +136,8 @@ class MarginPerceptron:
                 self._w += self._xn
             else:
                 self._w -= self._xn
-            self._norm = math.sqrt(float(self._w @ self._w))
+            nn = float(np.vdot(self._w, self._w))
+            self._norm = math.sqrt(nn) if SAFE_LOW <= nn < math.inf else vector_norm(self._w)
             return True
         return False
 
@@ -129,30 +148,36 @@ class MarginPerceptron:
     def snapshot(self) -> dict[str, Any]:
         """‖w‖² and w, the quantities of the proof of Theorem 2."""
         w = self.weights
-        return {"norm2": float(w @ w), "w": w}
+        return {"norm2": float(np.vdot(w, w)), "w": w}  # +inf beyond the floats
 
     def mistake_bound(self, transcript) -> Bound | None:
-        """Theorem 2's 12/γ² on updates, when the certificate separates with margin ≥ γ.
+        """Theorem 2's 12/γ² on updates, with its hypotheses as checked on the game.
 
-        The certificate's margin is measured on the unit-length instances. When
-        it is below the learner's γ the theorem's hypothesis fails and the
-        bound is infinite; without a realizable halfspace certificate, None.
+        "realizable" (a halfspace certificate the referee verified), "margin
+        measured" (the certificate's margin on the unit-length instances is
+        > 0) and "margin ≥ γ" (it is at least the learner's γ); where one
+        fails the bound is not applicable. None without a halfspace certificate
+        or without a round.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from game import play
+        >>> from adversaries import Replay
+        >>> X, y = np.array([[1e-170, 1e-171], [-1e-170, 0.0]]), [1, -1]
+        >>> def game(gamma):
+        ...     replay = Replay(instances=X, labels=y, separator=[1, 0])
+        ...     return play(MarginPerceptron(gamma=gamma), replay, rounds=2)
+        >>> game(1e-200).bound.value, game(1e-200).bound.applies   # 12/γ² beyond the floats
+        (inf, True)
+        >>> print(game(1.0).bound.reason)
+        margin ≥ γ fails: the data's margin 0.995037 is below γ = 1
         """
         cert = transcript.certificate
-        if (
-            not isinstance(cert, HalfspaceCertificate)
-            or not cert.realizable
-            or len(transcript) == 0
-        ):
+        if not isinstance(cert, HalfspaceCertificate) or len(transcript) == 0:
             return None
-        X, _ = instances_as_used(transcript, normalize=True)
-        data_margin = cert.margin(X, transcript.labels)
-        if data_margin >= self.gamma * (1.0 - 1e-12):
-            return margin_perceptron(self.gamma)
-        return Bound(
-            math.inf,
-            f"the data's margin {data_margin:.6g} is below γ = {self.gamma:.6g}: "
-            "Theorem 2 does not apply",
-            MARGIN_SOURCE,
-            quantity="updates",
+        X, norms = instances_as_used(transcript, normalize=True)
+        data_margin = float(halfspace_margins(X, transcript.labels, cert.weights, norms).min())
+        return bound_with(
+            realizable(transcript, cert), margin_perceptron(self.gamma, margin=data_margin)
         )

@@ -7,10 +7,15 @@ where f_t(w) = max(0, 1 − y_t·(w·x_t)) on the rounds with y_t·(w_t·x_t) �
 and f_t = 0 on the others. So v_t = −y_t·x_t on those rounds and 0 elsewhere,
 and w_t = η·θ_t with θ_t the Perceptron's weights: the predictions, mistakes
 and updates are the Perceptron's for every η > 0.
+
+The score θ·x is the Perceptron's (:mod:`learners.perceptron`): plain, and
+recomputed scaled (:func:`~learners.perceptron.scaled_score`) where it is not
+finite or below ``SAFE_LOW``, so the prediction is right for any finite instance.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any, ClassVar
 
 import attrs
@@ -19,7 +24,13 @@ import numpy as np
 from game.players import integer_at_least, one_of, positive
 from game.theory import HalfspaceCertificate
 from game.theory.bounds import Bound, ogd_regret, perceptron_hinge
-from learners.perceptron import instances_as_used
+from learners.perceptron import (
+    SAFE_LOW,
+    halfspace_margins,
+    instances_as_used,
+    scaled_score,
+    weights_finite,
+)
 
 __all__ = ["OnlineGradientDescent"]
 
@@ -100,7 +111,9 @@ class OnlineGradientDescent:
         theta = self._theta
         if theta is None:
             theta = self._theta = np.zeros(np.shape(x)[0])
-        s = float(theta @ x)
+        s = float(np.vdot(theta, x))
+        if not SAFE_LOW <= abs(s) < math.inf:  # overflowed, NaN, or maybe underflowed
+            s = scaled_score(theta, x)
         self._x, self._s = x, s
         return 1.0 if s >= 0.0 else -1.0
 
@@ -112,9 +125,11 @@ class OnlineGradientDescent:
         else:
             if self._theta is None:
                 self._theta = np.zeros(np.shape(x)[0])
-            s = float(self._theta @ x)
+            s = float(np.vdot(self._theta, x))
+            if not SAFE_LOW <= abs(s) < math.inf:
+                s = scaled_score(self._theta, x)
         if y * s <= 0.0:
-            self._f = 1.0 - y * self.eta * s
+            self._f = 1.0 - y * self.eta * s  # +inf where η·|s| exceeds the floats
             if not x.any():  # v = 0: w stays (the round still counts in f_t)
                 return False
             if y > 0:
@@ -132,25 +147,43 @@ class OnlineGradientDescent:
     def snapshot(self) -> dict[str, Any]:
         """‖w‖² and w: the quantities of the Perceptron's proof, scaled by η."""
         w = self.weights
-        return {"norm2": float(w @ w), "w": w}
+        return {"norm2": float(np.vdot(w, w)), "w": w}  # +inf beyond the floats
 
     def mistake_bound(self, transcript) -> Bound | None:
         """§21.4's bound on updates, or the regret bound, from the adversary's halfspace.
 
         The certificate's weights give the direction u of the comparator
         w* = c·u; see :func:`game.theory.bounds.perceptron_hinge` and
-        :func:`game.theory.bounds.ogd_regret` for the scaling c. None without a
-        halfspace certificate or rounds.
+        :func:`game.theory.bounds.ogd_regret` for the scaling c. Both theorems
+        hold for every w*, separating or not; their hypotheses as checked on the
+        game are "norms finite" (Theorem 21.16's R) and "weights finite" (the
+        floating point θ is the algorithm's). None without a halfspace
+        certificate or rounds.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from game import play
+        >>> from adversaries import Replay
+        >>> X = np.array([[1.0, 0.0], [-0.6, 0.8]]) * 1e200
+        >>> replay = Replay(instances=X, labels=[1, -1], separator=[1, 0])
+        >>> tr = play(OnlineGradientDescent(), replay, rounds=2)
+        >>> tr.observed("updates"), tr.bound.applies
+        (1, True)
         """
         cert = transcript.certificate
         if not isinstance(cert, HalfspaceCertificate) or len(transcript) == 0:
             return None
         X, norms = instances_as_used(transcript)
-        u = cert.weights / np.linalg.norm(cert.weights)
-        margins = np.asarray(transcript.labels, dtype=np.float64) * (X @ u)
+        margins = halfspace_margins(X, transcript.labels, cert.weights, norms)
         # the rounds with y·(w·x) ≤ 0, where f_t is the hinge: f_t(w_t) ≥ 1 exactly there
         # (a zero instance among them leaves w as it is, so it is no update)
         updated = np.asarray(transcript.extras["surrogate"]) > 0
+        weights = weights_finite(X, transcript.updated, norms)
         if self.theorem == "regret":
-            return ogd_regret(self.eta, margins[updated], float(np.sum(norms[updated] ** 2)))
-        return perceptron_hinge(margins[updated], float(norms.max()), margins=margins)
+            with np.errstate(over="ignore"):
+                gradients = float(np.sum(norms[updated] ** 2))
+            return ogd_regret(self.eta, margins[updated], gradients).given(weights)
+        return perceptron_hinge(margins[updated], float(norms.max()), margins=margins).given(
+            weights
+        )

@@ -32,6 +32,7 @@ Examples
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import attrs
@@ -39,6 +40,7 @@ import numpy as np
 
 from game.errors import GameError
 from game.theory._certificates import HalfspaceCertificate
+from game.theory._numerics import row_norms, scores, unit_vector
 
 __all__ = ["ProofClaims", "block_novikoff_claims", "margin_perceptron_claims"]
 
@@ -64,6 +66,12 @@ class ProofClaims:
         γ and R on the instances as the learner used them.
     claims : tuple of str
         The two statements, in words.
+    unit_exponent : int
+        0, unless the game's numbers are too large or too small for floats
+        in the claims (‖w‖² of instances of size 1e200, say): then every
+        quantity of degree one (w·u, γ, R, ``progress``) is in units of
+        2**unit_exponent and every one of degree two (‖w‖², ``growth``) in
+        units of 4**unit_exponent, the claims being homogeneous.
     """
 
     rounds: np.ndarray
@@ -77,6 +85,7 @@ class ProofClaims:
     radius: float
     claims: tuple[str, str]
     slack: np.ndarray = attrs.field(repr=False)
+    unit_exponent: int = 0
 
     @property
     def progress_holds(self) -> np.ndarray:
@@ -128,6 +137,14 @@ def _learner_params(transcript) -> dict:
     return learner.get("params", {}) if isinstance(learner, dict) else {}
 
 
+def _unit_rows(X: np.ndarray) -> np.ndarray:
+    """Each non-zero row at unit length, scaled by its largest entry first (no overflow)."""
+    top = np.max(np.abs(X), axis=1) if X.size else np.zeros(len(X))
+    Y = X / np.where(top > 0, top, 1.0)[:, None]
+    norms = row_norms(Y)
+    return Y / np.where(norms > 0, norms, 1.0)[:, None]
+
+
 def _trajectory(transcript, certificate, normalize: bool):
     """(X as used, unit u, margins, W with w₀ first, logged ‖w‖² with the initial first)."""
     cert = transcript.certificate if certificate is None else certificate
@@ -138,10 +155,9 @@ def _trajectory(transcript, certificate, normalize: bool):
     n = len(transcript)
     X = np.asarray(transcript.instances, dtype=np.float64).reshape(n, -1)
     if normalize:
-        norms = np.linalg.norm(X, axis=1)
-        X = X / np.where(norms > 0, norms, 1.0)[:, None]
-    u = cert.weights / np.linalg.norm(cert.weights)
-    margins = np.asarray(transcript.labels, dtype=np.float64) * (X @ u)
+        X = _unit_rows(X)
+    u = unit_vector(cert.weights)
+    margins = np.asarray(transcript.labels, dtype=np.float64) * scores(X, u)
     W = transcript.snapshot("w").reshape(n, -1)
     initial = transcript.initial_snapshot or {}
     w0 = np.asarray(initial.get("w", []), dtype=np.float64).ravel()
@@ -150,7 +166,7 @@ def _trajectory(transcript, certificate, normalize: bool):
     W = np.vstack((w0, W))
     if "norm2" in transcript.snapshots:
         norm2 = np.concatenate(
-            ([float(initial.get("norm2", w0 @ w0))], transcript.snapshot("norm2"))
+            ([float(initial.get("norm2", np.vdot(w0, w0)))], transcript.snapshot("norm2"))
         )
     else:
         norm2 = np.einsum("ij,ij->i", W, W)
@@ -201,11 +217,19 @@ def block_novikoff_claims(
     if step is None:
         step = float(params.get("eta", 1.0))
     X, u, margins, W, norm2 = _trajectory(transcript, certificate, normalize)
-    wu = W @ u
+    radius = float(row_norms(X).max()) if len(X) else 0.0
     gamma = float(margins.min()) if margins.size else float("inf")
-    radius = float(np.linalg.norm(X, axis=1).max()) if len(X) else 0.0
+    # the claims in units of 2**e where ‖w‖² or (ηR)² would leave the floats
+    top = max(step * radius, float(np.max(np.abs(W))) if W.size else 0.0)
+    e = 0 if top == 0.0 or 1e-100 <= top <= 1e100 else math.frexp(top)[1]
+    if e:
+        X, W, margins = np.ldexp(X, -e), np.ldexp(W, -e), np.ldexp(margins, -e)
+        radius, gamma = math.ldexp(radius, -e), math.ldexp(gamma, -e)
+        norm2 = np.einsum("ij,ij->i", W, W)  # the logged ‖w‖² may be +inf or 0 here
+    wu = W @ u
     idx = np.flatnonzero(np.asarray(transcript.updated, dtype=bool))
     k = idx.size
+    unit = f" (in units of 2**{e})" if e else ""
     return ProofClaims(
         rounds=idx + 1,
         progress=wu[idx + 1] - wu[idx],
@@ -217,10 +241,11 @@ def block_novikoff_claims(
         margin=gamma,
         radius=radius,
         claims=(
-            f"w·u grows by at least η·γ = {step * gamma:.6g} on every update",
-            f"‖w‖² grows by at most η²R² = {(step * radius) ** 2:.6g} on every update",
+            f"w·u grows by at least η·γ = {step * gamma:.6g}{unit} on every update",
+            f"‖w‖² grows by at most η²R² = {(step * radius) ** 2:.6g}{unit} on every update",
         ),
         slack=_RELATIVE * (1.0 + np.abs(wu[idx + 1]) + np.abs(wu[idx]) + norm2[idx + 1]),
+        unit_exponent=e,
     )
 
 

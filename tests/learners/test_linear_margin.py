@@ -49,18 +49,27 @@ def test_margin_mistakes_are_recorded_apart_from_prediction_mistakes():
     assert tr.bound.value == pytest.approx(12 / 0.3**2) and tr.within_bound
 
 
-def test_bound_is_infinite_when_the_data_margin_is_below_gamma():
+def test_bound_is_not_applicable_when_the_data_margin_is_below_gamma():
     stream = SeparableStream(4, 0.05, 1.0, np.random.default_rng(2))
     tr = play(MarginPerceptron(gamma=0.5), stream, rounds=200)
-    assert tr.bound.value == math.inf and "does not apply" in tr.bound.theorem
+    assert tr.bound.value == pytest.approx(48.0) and not tr.bound.applies
+    assert tr.bound.reason.startswith("margin ≥ γ fails: the data's margin 0.06")
+    assert tr.bound.verdict(tr.observed("updates")) is None
+    assert "not applicable: margin ≥ γ fails" in str(tr.bound)
 
 
-def test_no_bound_for_a_comparator():
+def test_a_comparator_is_not_a_separator():
     stream = NoisyStream(4, 0.2, 1.0, np.random.default_rng(2), rate=0.2)
-    assert play(MarginPerceptron(), stream, rounds=50).bound is None
-    assert (
-        play(MarginPerceptron(), Replay(instances=np.eye(2), labels=[1, 1]), rounds=2).bound is None
+    bound = play(MarginPerceptron(), stream, rounds=50).bound
+    assert bound.reason == (
+        "realizable fails: the certificate is a comparator, not claimed to separate the rounds"
     )
+    assert bound.verdict(0) is None
+
+
+def test_no_bound_without_a_halfspace_certificate():
+    replay = Replay(instances=np.eye(2), labels=[1, 1])
+    assert play(MarginPerceptron(), replay, rounds=2).bound is None
 
 
 @pytest.mark.parametrize("gamma", [0.0, -0.1, 1.5])

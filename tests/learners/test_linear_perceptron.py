@@ -76,21 +76,24 @@ def test_comparator_gives_the_tightest_non_separable_bound(normalize):
     tr = play(Perceptron(normalize=normalize), stream, rounds=800)
     assert tr.certificate.realizable is False and tr.certificate_verified is None
     bounds = comparator_bounds(tr, normalize=normalize)
-    assert len(bounds) == 2  # R ≤ 1: both Balcan's and §21.4's apply
-    assert tr.bound == tightest(bounds)
+    assert len(bounds) == 2 and all(b.applies for b in bounds)  # R ≤ 1: Balcan's and §21.4's
+    assert tr.bound == tightest(bounds) == min(bounds, key=lambda b: b.value)
     assert all(b.holds(tr.observed("updates")) for b in bounds)
 
 
 def test_balcan_bound_needs_instances_in_the_unit_ball():
     stream = NoisyStream(4, 0.2, 3.0, np.random.default_rng(5), rate=0.1)
     tr = play(Perceptron(), stream, rounds=300)
-    assert [b.source.split(",")[0] for b in comparator_bounds(tr)] == [
-        "Shalev-Shwartz & Ben-David §21.4 (seed 000)"
-    ]
+    balcan, hinge = comparator_bounds(tr)
+    assert balcan.source.startswith("Balcan lecture 3") and not balcan.applies
+    assert balcan.reason.startswith("norms ≤ 1 fails: R = 2.99")  # radius 3
+    assert balcan.verdict(tr.observed("updates")) is None  # not applicable, never "holds"
+    assert hinge.source.startswith("Shalev-Shwartz & Ben-David §21.4") and hinge.applies
+    assert tr.bound == hinge  # the tightest bound that applies
     # normalising brings them back to the unit sphere
     stream = NoisyStream(4, 0.2, 3.0, np.random.default_rng(5), rate=0.1)
     tr = play(Perceptron(normalize=True), stream, rounds=300)
-    assert len(comparator_bounds(tr, normalize=True)) == 2
+    assert all(b.applies for b in comparator_bounds(tr, normalize=True))
 
 
 def test_no_bound_without_a_halfspace_certificate():

@@ -119,13 +119,14 @@ def test_normalize_changes_the_weights_not_the_signs():
 
 
 class Counting(np.ndarray):
-    """An instance that counts the dot products it takes part in as the right operand."""
+    """An instance that counts the dot products (``numpy.vdot``) it takes part in."""
 
     products = 0
 
-    def __rmatmul__(self, other):
-        Counting.products += 1
-        return np.asarray(other) @ np.asarray(self)
+    def __array_function__(self, func, types, args, kwargs):
+        if func is np.vdot:
+            Counting.products += 1
+        return super().__array_function__(func, types, args, kwargs)
 
 
 def counting(values):
