@@ -132,10 +132,8 @@ def _advice_range(transcript) -> tuple[float, float] | None:
     """The least and the largest advice played (None before any round); NaN when some is NaN."""
     if len(transcript) == 0:
         return None
-    advice = np.asarray(transcript.instances, dtype=np.float64)
-    if np.isnan(advice).any():
-        return (math.nan, math.nan)
-    return float(advice.min()), float(advice.max())
+    advice = np.asarray(transcript.instances)  # the game's dtype: no copy of a long game
+    return float(advice.min()), float(advice.max())  # a NaN anywhere makes both NaN
 
 
 def _theorem_16_3(transcript, n: int, eta: float, experts_loss: str) -> Bound:
