@@ -120,9 +120,11 @@ def _advice(x, n: int | None, who: str) -> np.ndarray:
 
 def _is_plus_minus_one(f: np.ndarray) -> bool:
     """Integer advice whose every entry is exactly −1 or +1 (no 0, nothing beyond)."""
-    kind = f.dtype.kind
-    if kind == "i":  # f + 1 is 0 or 2 exactly when f is ∓1 (an overflow wraps to the least)
+    kind, n = f.dtype.kind, f.shape[0]
+    if kind == "i" and n <= 4096:  # f + 1 is 0 or 2 exactly when f is ∓1 (overflow wraps)
         return not np.count_nonzero((f + 1) & -3)
+    if kind == "i":  # on long advice three reductions beat two temporaries
+        return np.count_nonzero(f) == n and int(f.min()) >= -1 and int(f.max()) <= 1
     if kind == "u":
         return not np.count_nonzero(f != 1)
     return False

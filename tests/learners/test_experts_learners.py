@@ -343,6 +343,17 @@ def test_exponential_weights_grades_advice_beyond_one_as_the_transcript_does():
     assert tr.bound.verdict(tr.observed("loss")) is None
 
 
+@pytest.mark.parametrize("n", [3, 5000])  # short and long advice are checked two ways
+@pytest.mark.parametrize("values", [[1, -1], [1, 0], [2, -1], [127, 1], [-128, -1], [-3, 1]])
+@pytest.mark.parametrize("dtype", [np.int8, np.int64, np.uint8])
+def test_exponential_weights_grades_integer_advice_by_its_loss(n, values, dtype):
+    f = np.resize(np.array(values).astype(dtype), n)
+    ewa = ExponentialWeights(eta=1.0, loss="absolute")
+    ewa.predict(f)
+    ewa.update(f, 1)
+    assert ewa.cumulative_losses.tolist() == get_loss("absolute")(f.astype(float), 1).tolist()
+
+
 @pytest.mark.parametrize("bad", [math.nan, math.inf])
 def test_exponential_weights_refuses_advice_that_is_not_a_number(bad):
     ewa = ExponentialWeights(eta=1.0)
