@@ -5,8 +5,9 @@ and prints each learner's cost per round beside the floor: one numpy pass over
 the same advice vector, ``advice.sum()``, timed in the same run with the calls
 interleaved. Target: Halving and Exponential Weights within 3× of the floor.
 For scale it also times one pass over N float64 numbers, ``weights.sum()``:
-Exponential Weights and Weighted Majority read and rewrite N float64 weights
-every round, eight times the bytes of the int8 advice.
+Exponential Weights and Weighted Majority read and rewrite N int64 loss counts
+every round (and read them again to weigh the advice), eight times the bytes
+of the int8 advice.
 
 The advice is ±1 int8, as the project's adversaries send it. The adversary
 cycles through 16 advice vectors drawn beforehand, so it costs nothing per

@@ -13,10 +13,13 @@ so the lockstep game is the serial one exactly.
 Weighted Majority and Exponential Weights (§16.2–16.3 of the same lecture)
 keep the K games' weights in a :class:`~learners._weights.WeightRows`, whose
 arithmetic is one game's :class:`~learners._weights.Weights`' own (the same
-functions of :mod:`learners._weights`), so the lockstep game is the serial one
-bit for bit. Above 1,024 experts one game works block by block with a lazy
-update; such games, and learners whose weights have already moved, are
-played serially.
+functions of :mod:`learners._weights`, the same tables of powers), so the
+lockstep game is the serial one bit for bit. A game takes the zero-one
+update where its serial game does: Weighted Majority always, Exponential
+Weights on the zero-one loss or on advice whose every entry is exactly ±1
+(integer advice); other rounds are graded by the loss. Above 1,024 experts
+one game works with a lazy update; such games, and learners whose weights
+have already moved, are played serially.
 
 Examples
 --------
@@ -115,6 +118,7 @@ def _weights_accepts(eta_of: Callable[[Any, int], float]):
             isinstance(weights, Weights)
             and weights.n == d
             and weights.eta == eta
+            and weights.beta == getattr(learner, "beta", None)
             and weights.untouched()
         )
 
@@ -127,7 +131,8 @@ def _weights_run(eta_of: Callable[[Any, int], float], mixture: bool):
     def run(learners: list, Xs: list, y: np.ndarray, lengths: np.ndarray):
         k_games, n_max = y.shape
         d = Xs[0].shape[1] if Xs else 1
-        rows = WeightRows([eta_of(p, d) for p in learners], d)
+        betas = None if mixture else [float(p.beta) for p in learners]
+        rows = WeightRows([eta_of(p, d) for p in learners], d, betas)
         integer = bool(Xs) and Xs[0].dtype.kind in "iu"
         names = [p.loss for p in learners] if mixture else ["zero-one"] * k_games
         by_signs = np.array([name == "zero-one" for name in names])
@@ -146,8 +151,8 @@ def _weights_run(eta_of: Callable[[Any, int], float], mixture: bool):
             up = y[:, t] > 0
             wrong = plus != up[:, None]
             signs = by_signs
-            if mixture and integer:  # ±1 integer advice (no zero) is a zero-one update
-                signs = by_signs | np.all(f != 0, axis=1)
+            if mixture and integer:  # integer advice all ±1 is a zero-one update
+                signs = by_signs | np.all(np.abs(f) == 1, axis=1)
             elif not mixture:
                 signs = np.ones(k_games, dtype=bool)
             changed = signs & inside & wrong.any(axis=1)

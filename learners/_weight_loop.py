@@ -11,7 +11,7 @@ def _jit(function):
     """Compile lazily, the machine code cached on disk when there is somewhere to write it.
 
     'reassoc' lets the sums be split across vector lanes; nothing else is
-    relaxed, so every product and every weight is rounded as numpy rounds it.
+    relaxed, so every product is rounded as numpy rounds it.
     """
     options = {"nogil": True, "fastmath": {"reassoc"}}
     try:
@@ -21,23 +21,28 @@ def _jit(function):
 
 
 @_jit
-def run(w, recent, labels, y, lose, advice, update, weigh):
-    """One pass: the pending zero-one update, then (Σ w_i, Σ w_i·advice_i).
+def run(counts, table, least, labels, y, advice, update, weigh):
+    """The pending zero-one update and its least count, then the sums at that least.
 
-    See :func:`learners.weight_kernels.weights_pass`.
+    Two loops, each of which vectorises: the counts (and their least), then
+    the weights read from the table. See :func:`learners.weight_kernels.weights_pass`.
     """
+    n = counts.shape[0]
+    if update:
+        least = counts[0] + (labels[0] != y)
+        for i in range(n):
+            c = counts[i] + (labels[i] != y)
+            counts[i] = c
+            least = min(least, c)
+    last = table.shape[0] - 1
     total = 0.0
     product = 0.0
-    if update:
-        for i in range(w.shape[0]):
-            wrong = labels[i] != y
-            x = w[i] * (lose if wrong else 1.0)
-            w[i] = x
-            recent[i] += wrong
-            total += x
-            if weigh:
-                product += x * advice[i]
-    elif weigh:
-        for i in range(w.shape[0]):
-            product += w[i] * advice[i]
-    return total, product
+    if weigh:
+        for i in range(n):
+            w = table[min(counts[i] - least, last)]
+            total += w
+            product += w * advice[i]
+    else:
+        for i in range(n):
+            total += table[min(counts[i] - least, last)]
+    return total, product, least

@@ -15,6 +15,20 @@ Conventions, as in Abernethy's lecture 16 (seed 004):
 - an expert's *loss* (Exponential Weights) is the game's loss of its advice,
   ℓ(f_i, y); on ±1 advice all three losses are 0 or 1 and agree with mistakes.
 
+Weighted Majority's and Exponential Weights' weights are functions of the
+experts' cumulative losses alone (:mod:`learners._weights`): experts with
+equal losses weigh the same, bit for bit, at every round, so an even vote is
+exactly 0 and a tie goes to +1 however long the game.
+
+Advice outside [−1, 1] is refused by the referee at the end of a game (naming
+the round). A learner used directly grades such advice as the transcript
+grades it, never otherwise: the majority votes read any advice by its sign
+(a NaN, which has none, counts as −1, as ``f >= 0`` and the zero-one loss
+read it), and Exponential Weights takes the zero-one shortcut only for advice
+whose every entry is exactly ±1, grading anything else by its loss ℓ(f_i, y)
+(advice of 2 against y = +1 loses 1/2 under the absolute loss); a loss that
+is not a finite number (NaN or infinite advice) is a ``ValueError``.
+
 Every learner here works on all N experts at once with numpy; none loops over
 experts in Python.
 
@@ -41,6 +55,7 @@ from game.players import (
     concept_class_field,
     integer_at_least,
     loss_field,
+    one_of,
     positive,
     real_in,
     rng_field,
@@ -97,22 +112,39 @@ def tuned_eta(experts: int, loss_bound: float) -> float:
 def _advice(x, n: int | None, who: str) -> np.ndarray:
     """The advice vector as an array, checked against N when N is known."""
     f = x if isinstance(x, np.ndarray) else np.asarray(x)
-    if f.ndim != 1 or (n is not None and f.shape[0] != n):
-        expected = "a vector" if n is None else f"a vector of {n} entries"
+    if f.ndim != 1 or (n is not None and f.shape[0] != n) or f.shape[0] == 0:
+        expected = "a vector of at least one entry" if n is None else f"a vector of {n} entries"
         raise ValueError(f"{who}: the advice must be {expected}, got shape {f.shape}")
     return f
 
 
-def _signs(f: np.ndarray) -> np.ndarray:
-    """Each expert's label sign(f_i) ∈ {−1, +1} (sign(0) = +1); ±1 integer advice as it is."""
-    if f.dtype.kind in "iu" and np.count_nonzero(f) == f.shape[0]:
-        return f
-    return np.where(f >= 0, np.int8(1), np.int8(-1))
-
-
 def _is_plus_minus_one(f: np.ndarray) -> bool:
-    """Integer advice without zeros: every entry is ±1 (entries lie in [−1, 1])."""
-    return f.dtype.kind in "iu" and np.count_nonzero(f) == f.shape[0]
+    """Integer advice whose every entry is exactly −1 or +1 (no 0, nothing beyond)."""
+    kind, n = f.dtype.kind, f.shape[0]
+    if kind == "i" and n <= 4096:  # f + 1 is 0 or 2 exactly when f is ∓1 (overflow wraps)
+        return not np.count_nonzero((f + 1) & -3)
+    if kind == "i":  # on long advice three reductions beat two temporaries
+        return np.count_nonzero(f) == n and int(f.min()) >= -1 and int(f.max()) <= 1
+    if kind == "u":
+        return not np.count_nonzero(f != 1)
+    return False
+
+
+def _advice_range(transcript) -> tuple[float, float] | None:
+    """The least and the largest advice played (None before any round); NaN when some is NaN."""
+    if len(transcript) == 0:
+        return None
+    advice = np.asarray(transcript.instances)  # the game's dtype: no copy of a long game
+    return float(advice.min()), float(advice.max())  # a NaN anywhere makes both NaN
+
+
+def _theorem_16_3(transcript, n: int, eta: float, experts_loss: str) -> Bound:
+    """Theorem 16.3 at the best expert on the game's loss, its hypotheses checked on the game."""
+    loss = transcript.loss_name
+    best = float(transcript.expert_losses(loss=loss).min()) if len(transcript) else 0.0
+    return exponential_weights(
+        n, best, eta, loss=loss, experts_loss=experts_loss, advice=_advice_range(transcript)
+    )
 
 
 def _experts_field() -> Any:
@@ -177,8 +209,9 @@ class Halving:
     -----
     ``snapshot()`` is ``{"consistent": |C_t|}`` after the round's update, and
     empty before round 1 when N is not yet known. ``mistake_bound`` is
-    Theorem 16.1's log₂ N when some expert is right on every round played, else
-    None.
+    Theorem 16.1's log₂ N, which applies when some expert is right on every
+    round played (the hypothesis "realizable"); when none is it is reported
+    not applicable, with that reason.
 
     Examples
     --------
@@ -296,15 +329,16 @@ class Halving:
         return {"consistent": self._size}
 
     def mistake_bound(self, transcript) -> Bound | None:
-        """log₂ N (Theorem 16.1) when some expert is right on every round played, else None."""
+        """log₂ N (Theorem 16.1), applicable when some expert is right on every round played.
 
+        None only when N is unknown (no round played and ``experts`` not given).
+        """
         matrix = self.concept_class.matrix if self._points else None
         n = _experts_of(transcript, self._n)
         if n is None:
             return None
-        if len(transcript) and perfect_experts(transcript, matrix=matrix).size == 0:
-            return None
-        return halving(n)
+        perfect = perfect_experts(transcript, matrix=matrix).size if len(transcript) else n
+        return halving(n, perfect=perfect)
 
     @classmethod
     def bound_curve(cls, transcript) -> np.ndarray | None:
@@ -314,7 +348,7 @@ class Halving:
         every round of the game it is right on every prefix, so the bound after
         round t is the game's own, log₂ N (``transcript.bound``, for the N
         experts or hypotheses played). None when no expert is right on every
-        round (the theorem does not apply and the game has no bound).
+        round (the theorem does not apply) or the game has no bound.
 
         Examples
         --------
@@ -323,7 +357,7 @@ class Halving:
         >>> Halving.bound_curve(play(Halving(), HalvingLowerBound(3), rounds=8)).tolist()
         [3.0, 3.0, 3.0, 3.0]
         """
-        if transcript.bound is None:
+        if transcript.bound is None or not transcript.bound.applies:
             return None
         return np.full(len(transcript) + 1, float(transcript.bound.value))
 
@@ -333,12 +367,18 @@ class WeightedMajority:
     """Weighted Majority (Littlestone & Warmuth): weights 1, wrong experts' weights × β.
 
     Predicts +1 when the experts advising +1 (f_i ≥ 0) hold at least half of the
-    total weight, else −1 (a vote within the rounding of its sum of even is
-    summed again exactly, so ties of the weights go to +1 whatever order the
-    machine adds in); after the outcome multiplies the weight of every
+    total weight, else −1; after the outcome multiplies the weight of every
     wrong expert by β. With m the best expert's mistakes,
-    M ≤ (log₂ N + m·log₂(1/β)) / log₂(2/(1+β)). The weights are β^(mistakes),
-    kept without underflow however long the game (see the module's notes).
+    M ≤ (log₂ N + m·log₂(1/β)) / log₂(2/(1+β)).
+
+    Expert i weighs β^(m_i − min_j m_j), m_i its mistakes so far, read from
+    a table of the powers ``β**k`` (:mod:`learners._weights`): a function of
+    the mistake counts alone, the best expert weighing 1, so nothing
+    underflows however long the game and experts with equal counts weigh
+    the same bit for bit. A vote within the rounding of its sum of even is
+    summed again exactly, so an even vote (the same weights on both sides)
+    is exactly 0 and goes to +1 after any number of rounds, whatever order
+    the machine adds in.
 
     Parameters
     ----------
@@ -377,30 +417,31 @@ class WeightedMajority:
     experts: int | None = _experts_field()
     _weights: Any = attrs.field(init=False, default=None, repr=False)
     _x: Any = attrs.field(init=False, default=None, repr=False)
-    _signs: Any = attrs.field(init=False, default=None, repr=False)
+    _plus: Any = attrs.field(init=False, default=None, repr=False)
 
     def __attrs_post_init__(self) -> None:
         if self.experts is not None:
-            self._weights = Weights(self.experts, -math.log(self.beta))
+            self._weights = Weights(self.experts, -math.log(self.beta), self.beta)
 
     def _prepare(self, x) -> np.ndarray:
+        """Which experts advise +1 (f_i ≥ 0; a NaN does not), the weights made on first use."""
         n = None if self._weights is None else self._weights.n
         f = _advice(x, n if n is not None else self.experts, type(self).__name__)
         if self._weights is None:
-            self._weights = Weights(f.shape[0], -math.log(self.beta))
-        s = _signs(f)
-        self._x, self._signs = x, s
-        return s
+            self._weights = Weights(f.shape[0], -math.log(self.beta), self.beta)
+        plus = f >= 0
+        self._x, self._plus = x, plus
+        return plus
 
     def predict(self, x) -> float:
         """+1.0 when the weight on +1 is at least the weight on −1, else −1.0."""
-        s = self._prepare(x)
-        return 1.0 if self._weights.vote(s) >= 0.0 else -1.0
+        plus = self._prepare(x)
+        return 1.0 if self._weights.split(plus) >= 0.0 else -1.0
 
     def update(self, x, y: int) -> bool:
         """Multiply the wrong experts' weights by β; True iff some expert was wrong."""
-        s = self._signs if x is self._x else self._prepare(x)
-        return self._weights.zero_one_update(s, y)
+        plus = self._plus if x is self._x else self._prepare(x)
+        return self._weights.zero_one_update(plus, y > 0)
 
     @property
     def weights(self) -> np.ndarray:
@@ -446,77 +487,129 @@ class WeightedMajority:
         return _over_best_expert(transcript, weighted_majority)
 
 
+#: What Randomized Weighted Majority shows the adversary before the label.
+REVEALS = ("distribution", "draw")
+
+
 @attrs.define(eq=False, on_setattr=attrs.setters.NO_OP)
 class RandomizedWeightedMajority(WeightedMajority):
-    """Randomized Weighted Majority: follow an expert drawn in proportion to the weights.
+    """Randomized Weighted Majority: predicts the label of an expert drawn by weight.
 
-    Predicts the advice f_I of an expert I drawn with probability w_I / Σ_j w_j,
-    so it errs with probability Σ_{i wrong} w_i / Σ_j w_j; then multiplies the
-    weight of every wrong expert by β, as Weighted Majority does. Besides the
-    sampled prediction it logs that exact probability each round as the extras
-    column ``mistake_probability``: its sum is the expected number of mistakes,
-    known exactly, and E[M] ≤ (m·ln(1/β) + ln N)/(1 − β) bounds it.
+    Weighs the experts as Weighted Majority does (β^(m_i − min m), m_i the
+    mistakes of expert i) and predicts the label ŷ = +1 with probability
+    P₊ = Σ_{f_i ≥ 0} w_i / Σ_j w_j, the label of an expert drawn in proportion
+    to the weights; then multiplies the weight of every wrong expert by β.
+    With p = Σ_i w_i·sign(f_i) / Σ_j w_j ∈ [−1, 1], its *mixture*,
+    P₊ = (1 + p)/2 and the round's mistake probability is q = |p − y|/2.
+
+    The adversary is shown the distribution, never the coin
+    (``reveal = "distribution"``, the default): ``predict`` returns the
+    mixture p, and the coin is drawn from ``rng`` in ``update``, after the
+    label is fixed (ŷ = +1 when a uniform draw u < (1 + p)/2). Then the
+    expected number of mistakes is Σ_t q_t whatever the adversary does with p,
+    and Littlestone & Warmuth's E[M] ≤ (m·ln(1/β) + ln N)/(1 − β) bounds it.
+    With ``reveal = "draw"`` (the adaptive game) ``predict`` draws the coin
+    and returns ŷ, so the adversary labels knowing it: the bound is then
+    reported not applicable ("oblivious adversary" fails).
+
+    Each round logs, as extras columns, ``mistake_probability`` (q),
+    ``drawn_label`` (ŷ) and ``drawn_mistake`` (1.0 when ŷ ≠ y): their sums
+    are the expected and the realised mistakes. The transcript's prediction is
+    what the adversary saw: with the default, p, whose absolute loss is q and
+    whose sign is Weighted Majority's vote (so the transcript's mistakes are
+    the vote's, not the draw's).
 
     Parameters
     ----------
     beta : float, default 0.5
         β in (0, 1).
     rng : numpy.random.Generator
-        Draws the expert followed.
+        Draws the coin (one uniform number a round).
     experts : int, optional
         N; by default the length of the first advice vector.
+    reveal : {"distribution", "draw"}, default "distribution"
+        What ``predict`` shows the adversary: the mixture p, or the drawn label.
 
     Examples
     --------
     >>> import numpy as np
     >>> rwm = RandomizedWeightedMajority(beta=0.5, rng=np.random.default_rng(0))
     >>> f = np.array([1, 1, 1, -1], dtype=np.int8)
-    >>> rwm.predict(f) in (1.0, -1.0), rwm.update(f, 1), rwm.extras()
-    (True, True, {'mistake_probability': 0.25})
+    >>> rwm.predict(f), rwm.update(f, 1), rwm.extras()["mistake_probability"]
+    (0.5, True, 0.25)
+    >>> draw = RandomizedWeightedMajority(rng=np.random.default_rng(0), reveal="draw")
+    >>> draw.predict(f) in (-1.0, 1.0)
+    True
     """
 
     proof: ClassVar[str] = "randomized-weighted-majority"
     deterministic: ClassVar[bool] = False
 
-    rng: np.random.Generator = rng_field("draws the expert to follow")
-    _probability: float = attrs.field(init=False, default=0.0, repr=False)
+    rng: np.random.Generator = rng_field("draws the coin, one uniform number a round")
+    reveal: str = attrs.field(
+        default="distribution",
+        validator=one_of(*REVEALS),
+        metadata={"doc": "what the adversary sees: the mixture (default) or the drawn label"},
+    )
+    _p: float = attrs.field(init=False, default=0.0, repr=False)
+    _drawn: float | None = attrs.field(init=False, default=None, repr=False)
+    _record: dict = attrs.field(
+        init=False,
+        repr=False,
+        factory=lambda: {"drawn_label": 0.0, "drawn_mistake": 0.0, "mistake_probability": 0.0},
+    )
+
+    def _mixture(self, x) -> float:
+        plus = self._prepare(x)
+        weights = self._weights
+        p = weights.split(plus) / weights.total
+        self._p = 1.0 if p > 1.0 else (-1.0 if p < -1.0 else p)
+        self._drawn = None
+        return self._p
+
+    def _draw(self) -> float:
+        return 1.0 if self.rng.random() < (1.0 + self._p) / 2.0 else -1.0
 
     def predict(self, x) -> float:
-        """The advice of an expert drawn with probability proportional to its weight."""
-        f = x if isinstance(x, np.ndarray) else np.asarray(x)
-        self._prepare(f)
-        w = self._weights.w
-        cumulative = np.cumsum(w)
-        target = self.rng.random() * cumulative[-1]
-        i = min(int(np.searchsorted(cumulative, target, side="right")), w.shape[0] - 1)
-        if w[i] == 0.0:
-            i = int(np.flatnonzero(w)[-1])
-        self._x = x
-        return float(min(1.0, max(-1.0, f[i])))
+        """The mixture p (``reveal="distribution"``), or the label drawn from it (``"draw"``)."""
+        p = self._mixture(x)
+        if self.reveal == "draw":
+            self._drawn = self._draw()
+            return self._drawn
+        return p
 
     def update(self, x, y: int) -> bool:
-        """Record Pr[mistake] = Σ_{wrong} w_i / Σ w_i, then multiply the wrong weights by β."""
-        s = self._signs if x is self._x else self._prepare(x)
-        wrong = s != y
-        if not wrong.any():
-            self._probability = 0.0
-            return False
-        weights = self._weights
-        self._probability = min(1.0, weights.dot(wrong) / weights.total)
-        weights.zero_one_update(s, y)
-        return True
+        """Draw the coin (unless shown already), log the round, multiply the wrong weights by β."""
+        if x is not self._x:
+            self._mixture(x)
+            if self.reveal == "draw":
+                self._drawn = self._draw()
+        drawn = self._draw() if self._drawn is None else self._drawn
+        self._drawn = None
+        self._record = {
+            "drawn_label": drawn,
+            "drawn_mistake": 0.0 if drawn == y else 1.0,
+            "mistake_probability": abs(self._p - y) / 2.0,
+        }
+        self._x = None  # the round is spent: a repeated update draws again
+        return self._weights.zero_one_update(self._plus, y > 0)
 
     def extras(self) -> dict[str, float]:
-        """The exact probability that this round's prediction was a mistake."""
-        return {"mistake_probability": self._probability}
+        """The round's mistake probability q = |p − y|/2, the drawn label and its mistake."""
+        return dict(self._record)
 
     def mistake_bound(self, transcript) -> Bound | None:
-        """E[M] ≤ (m·ln(1/β) + ln N)/(1 − β) on the logged ``mistake_probability``."""
+        """E[M] ≤ (m·ln(1/β) + ln N)/(1 − β) on the logged ``mistake_probability``.
+
+        Applicable when the adversary saw the distribution, not the draw.
+        """
         n = _experts_of(transcript, None if self._weights is None else self._weights.n)
         if n is None:
             return None
         m = transcript.expert_losses(loss="zero-one").min() if len(transcript) else 0.0
-        return randomized_weighted_majority(n, int(m), self.beta)
+        return randomized_weighted_majority(
+            n, int(m), self.beta, oblivious=self.reveal == "distribution"
+        )
 
     @classmethod
     def bound_curve(cls, transcript) -> np.ndarray | None:
@@ -524,7 +617,8 @@ class RandomizedWeightedMajority(WeightedMajority):
 
         (m_t·ln(1/β) + ln N) / (1 − β), with m_t the best expert's mistakes
         after round t (m_0 = 0) and β and N as the transcript's header records
-        them; the last value is :meth:`mistake_bound`'s. None when N is unknown.
+        them; the last value is :meth:`mistake_bound`'s. None when N is
+        unknown, or when the adversary saw the draw (the bound does not apply).
 
         Examples
         --------
@@ -538,6 +632,9 @@ class RandomizedWeightedMajority(WeightedMajority):
         >>> len(curve), bool(np.isclose(curve[-1], tr.bound.value))
         (41, True)
         """
+        params = transcript.header.get("learner", {}).get("params", {})
+        if params.get("reveal", "distribution") != "distribution":
+            return None
         return _over_best_expert(transcript, randomized_weighted_majority)
 
 
@@ -550,15 +647,21 @@ class ExponentialWeights:
     within its rounding error of 0 is summed again exactly, so an even vote is
     0 whatever order the machine adds in). An
     expert's loss is the game's loss of its advice, ℓ(f_i, y). For a loss
-    convex in the prediction with values in [0, 1] ("absolute", "squared"),
-    Theorem 16.3 bounds the learner's loss by (η·L_i + ln N)/(1 − e^(−η)) for
-    every expert i. The zero-one loss is not convex: EWA still runs on it, but
-    the theorem does not apply and ``mistake_bound`` is None.
+    convex in the prediction with values in [0, 1] ("absolute", "squared", on
+    advice in [−1, 1]), Theorem 16.3 bounds the learner's loss by
+    (η·L_i + ln N)/(1 − e^(−η)) for every expert i. The zero-one loss is not
+    convex: EWA still runs on it, and ``mistake_bound`` reports the theorem's
+    value as not applicable, with that reason (likewise for advice outside
+    [−1, 1], or experts graded by another loss than the game's).
 
-    The log-weights −η·L_i are exact (the cumulative losses are kept), the
-    weighted average is formed with weights scaled by the largest, so nothing
-    overflows or underflows however many rounds or however large the losses;
-    on ±1 advice an update is one multiplication of the wrong experts' weights.
+    The weights are exp(−η·(L_i − min L)), functions of the cumulative losses
+    alone (:mod:`learners._weights`): the best expert weighs 1, so nothing
+    overflows or underflows however many rounds or however large the losses,
+    and experts with equal losses weigh the same, bit for bit. On advice whose
+    every entry is exactly ±1 the losses are 0 or 1 and the weights are read
+    from a table of exp(−η·k); any other advice is graded by the loss
+    (a loss that is not finite, from NaN or infinite advice, is a
+    ``ValueError``).
 
     Parameters
     ----------
@@ -578,11 +681,7 @@ class ExponentialWeights:
     round's update, summed from the exact losses (Φ_1 = −ln N before round 1,
     when N is known); the proof of Theorem 16.3 shows
     Φ_{t+1} − Φ_t ≥ (1 − e^(−η))·ℓ(ŷ_t, y_t), which
-    :func:`game.theory.bounds.potential_slack` checks round by round. The
-    weights kept drift from exp(−η·L_i) between rebuilds, by up to 2⁻⁵⁴·e^η
-    relatively per loss (:class:`learners._weights.Weights`); Φ does not, and
-    a drift D of the predictions' weights moves the inequality by at most
-    (e^D − 1)²/2.
+    :func:`game.theory.bounds.potential_slack` checks round by round.
 
     Examples
     --------
@@ -670,17 +769,21 @@ class ExponentialWeights:
         f = _advice(x, n, "ExponentialWeights")
         if self._weights is None:
             self._start(f.shape[0])
-        if self.loss == "zero-one":
-            labels = _signs(f)
-        elif _is_plus_minus_one(f):
-            labels = f
-        else:
-            losses = np.asarray(get_loss(self.loss)(f.astype(np.float64), y), dtype=np.float64)
-            if not losses.any():
-                return False
-            self._weights.update(losses)
-            return True
-        return self._weights.zero_one_update(labels, y)
+        if self.loss == "zero-one":  # the experts' labels sign(f_i), sign(0) = +1
+            return self._weights.zero_one_update(f >= 0, y > 0)
+        if _is_plus_minus_one(f):  # every loss is 0 or 1: the wrong experts lose 1
+            return self._weights.zero_one_update(f, y)
+        losses = np.asarray(get_loss(self.loss)(f.astype(np.float64), y), dtype=np.float64)
+        if not np.isfinite(losses).all():
+            bad = int(np.flatnonzero(~np.isfinite(losses))[0])
+            raise ValueError(
+                f"ExponentialWeights: the advice must be finite numbers, "
+                f"got {f[bad]!r} from expert {bad}"
+            )
+        if not losses.any():
+            return False
+        self._weights.update(losses)
+        return True
 
     @property
     def weights(self) -> np.ndarray:
@@ -701,14 +804,16 @@ class ExponentialWeights:
         return {"potential": self._weights.potential()}
 
     def mistake_bound(self, transcript) -> Bound | None:
-        """Theorem 16.3 at the best expert, on the game's loss; None for the zero-one loss."""
-        if self.loss == "zero-one" or transcript.loss_name != self.loss:
-            return None
+        """Theorem 16.3 at the best expert, on the game's loss, with its hypotheses checked.
+
+        Not applicable (with the reason) on the zero-one loss, on advice
+        outside [−1, 1], or when the experts are graded by another loss than
+        the game's; None only when N is unknown.
+        """
         n = _experts_of(transcript, None if self._weights is None else self._weights.n)
         if n is None:
             return None
-        best = float(transcript.expert_losses(loss=self.loss).min()) if len(transcript) else 0.0
-        return exponential_weights(n, best, self.learning_rate_for(n))
+        return _theorem_16_3(transcript, n, self.learning_rate_for(n), self.loss)
 
     @classmethod
     def bound_curve(cls, transcript) -> np.ndarray | None:
@@ -718,8 +823,8 @@ class ExponentialWeights:
         round t (L*_0 = 0), and η, the loss and N as the transcript's header
         records them (η tuned by Corollary 16.4 when ``loss_bound`` is given);
         the last value is :meth:`mistake_bound`'s. None where the theorem does
-        not apply (the zero-one loss, or experts graded with another loss than
-        the game's) or N is unknown.
+        not apply (the zero-one loss, advice outside [−1, 1], or experts graded
+        with another loss than the game's) or N is unknown.
 
         Examples
         --------
@@ -734,13 +839,13 @@ class ExponentialWeights:
         """
         params = transcript.header.get("learner", {}).get("params", {})
         loss = params.get("loss", transcript.loss_name)
-        if loss == "zero-one" or loss != transcript.loss_name:
-            return None
         n = _experts_of(transcript, params.get("experts"))
         if n is None:
             return None
         loss_bound = params.get("loss_bound")
         eta = params.get("eta", 1.0) if loss_bound is None else tuned_eta(n, loss_bound)
+        if not _theorem_16_3(transcript, n, eta, loss).applies:
+            return None
         best = np.concatenate(([0.0], best_expert_losses(transcript, loss=loss)))
         values, inverse = np.unique(best, return_inverse=True)
         return np.array([exponential_weights(n, float(a), eta).value for a in values])[inverse]

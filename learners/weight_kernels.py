@@ -1,22 +1,23 @@
-"""The per-round pass over N expert weights, compiled when numba is installed.
+"""The per-round pass over N expert counts, compiled when numba is installed.
 
-Exponential Weights and Weighted Majority spend each round in one pass over
-their N weights: the previous round's zero-one update (every expert whose
-label differs from the outcome has its weight multiplied by e^(−η) and its
-loss count raised by 1), then Σ_i w_i and the weighted sum Σ_i w_i·f_i of
-the new advice. Without numba these are a few numpy operations per block
-of experts (``learners._weights``); with numba (``pip install
-'online-learning-games[fast]'``) they are one compiled loop, which reads the
-weights once and keeps the sums in vector registers.
+Exponential Weights and Weighted Majority with more than 1,024 experts spend
+each round in one call over their experts' loss counts m_i: the previous
+round's zero-one update (every expert whose label differs from the outcome
+has its count raised by 1, and the least count follows), then Σ_i w_i and
+the weighted sum Σ_i w_i·f_i of the new advice, each weight
+w_i = table[m_i − least] read from the table of powers
+(``learners._weights``), none kept. Without numba these are a few numpy
+operations per block of experts; with numba (``pip install
+'online-learning-games[fast]'``) they are two compiled loops, each of which
+vectorises, the sums kept in vector registers.
 
-Both ways compute the same weights and loss counts, bit for bit: the loop
-multiplies a weight by exactly the factor numpy multiplies it by. Only the
-two sums may differ in their last bits, because the compiled loop adds in
+Both ways compute the same counts, so the same weights, bit for bit. Only
+the sums may differ in their last bits, because the compiled loop adds in
 the order of the processor's vector registers (as BLAS does, whose dot
 product the numpy way calls). A vote whose sign those bits could decide is
 summed again exactly (``Weights.vote`` in :mod:`learners._weights`), so the
 majority votes and the ties are the same either way; other numbers (an
-Exponential Weights prediction, a Randomized Weighted Majority probability)
+Exponential Weights prediction, a Randomized Weighted Majority mixture)
 may differ in their last bits, which transcripts' digests, rounded to single
 precision, see only with the small chance :mod:`game.transcript` states.
 
@@ -27,16 +28,16 @@ Examples
 --------
 >>> import numpy as np
 >>> from learners.weight_kernels import compiled, weights_pass
->>> w, recent = np.ones(4), np.zeros(4, dtype=np.int8)
+>>> counts, table = np.array([0, 0, 1, 1]), np.array([1.0, 0.5, 0.25, 0.0])
 >>> labels = np.array([1, 1, -1, -1], dtype=np.int8)
 >>> advice = np.array([1, -1, 1, -1], dtype=np.int8)
 >>> run = weights_pass()
 >>> if run is None:          # numba is not installed: the arithmetic the loop does
-...     recent += labels != 1; w[labels != 1] *= 0.5; got = (w.sum(), w @ advice)
+...     counts += labels != 1; w = table[counts]; got = (w.sum(), w @ advice)
 ... else:
-...     got = run(w, recent, labels, 1, 0.5, advice, True, True)
->>> [float(s) for s in got], w.tolist(), recent.tolist()
-([3.0, 0.0], [1.0, 1.0, 0.5, 0.5], [0, 0, 1, 1])
+...     got = run(counts, table, 0, labels, 1, advice, True, True)[:2]
+>>> [float(s) for s in got], counts.tolist()
+([2.5, 0.0], [0, 0, 2, 2])
 >>> with compiled(False):
 ...     weights_pass() is None
 True
@@ -71,7 +72,7 @@ def _load() -> Callable | None:
             from learners._weight_loop import run
 
             one = np.ones(1, dtype=np.int8)  # compile (or load) the commonest case now
-            run(np.ones(1), np.zeros(1, dtype=np.int8), one, 1, 0.5, one, True, True)
+            run(np.zeros(1, dtype=np.int64), np.ones(2), 0, one, 1, one, True, True)
         except Exception as exc:  # no numba, one built for another numpy, or a broken one
             _state["failed"] = f"{type(exc).__name__}: {exc}"
         else:
@@ -130,13 +131,13 @@ def compiled(enabled: bool) -> Iterator[None]:
 def weights_pass() -> Callable | None:
     """The compiled pass, or None (numba missing or not loading, or switched off).
 
-    The pass is ``run(w, recent, labels, y, lose, advice, update, weigh)``:
-    with ``update``, every i with ``labels[i] != y`` gets ``recent[i] += 1``
-    and ``w[i] *= lose`` (the others are multiplied by 1.0, unchanged); with
-    ``weigh``, the sum Σ_i w_i·advice_i is formed after the update. It returns
-    (Σ_i w_i, Σ_i w_i·advice_i) of the weights after the update (a sum not
-    asked for is 0.0). Arrays not used may be empty; labels and advice are
-    arrays :func:`accepts` takes.
+    The pass is ``run(counts, table, least, labels, y, advice, update, weigh)``:
+    with ``update``, every i with ``labels[i] != y`` gets ``counts[i] += 1``
+    and ``least`` becomes the least count; then, expert i weighing
+    ``table[min(counts[i] − least, len(table) − 1)]``, it forms Σ_i w_i and
+    (with ``weigh``) Σ_i w_i·advice_i. It returns (Σ w, Σ w·advice, least);
+    a sum not asked for is 0.0. Arrays not used may be empty; labels and
+    advice are arrays :func:`accepts` takes.
 
     Examples
     --------

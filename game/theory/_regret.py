@@ -104,8 +104,13 @@ def _advice_rows(transcript, matrix, stop: int):
 
 
 def _plus_minus_one(block: np.ndarray) -> bool:
-    """Integer advice without zeros is ±1: every loss of it is its zero-one loss."""
-    return block.dtype.kind in "iu" and np.count_nonzero(block) == block.size
+    """Integer advice all ±1 (no 0, nothing beyond): every loss of it is its zero-one loss."""
+    return (
+        block.dtype.kind in "iu"
+        and np.count_nonzero(block) == block.size
+        and int(block.min()) >= -1
+        and int(block.max()) <= 1
+    )
 
 
 def _experts(transcript, matrix) -> int:

@@ -170,9 +170,15 @@ def test_halving_bound_needs_a_perfect_expert():
     from adversaries.experts import AdviceReplay
 
     tr = play(Halving(), AdviceReplay([[1, -1, 1], [1, 1, -1]], [1, 1]), rounds=2)
-    assert tr.bound.value == math.log2(3)
+    assert tr.bound.value == math.log2(3) and tr.bound.applies
+    assert (
+        str(tr.bound.hypotheses[0])
+        == "realizable holds: 1 of 3 experts right on every round played"
+    )
     tr = play(Halving(), AdviceReplay([[1, -1], [-1, 1]], [1, 1]), rounds=2)
-    assert tr.bound is None
+    assert not tr.bound.applies and tr.bound.verdict(tr.observed("mistakes")) is None
+    assert tr.bound.reason == "realizable fails: no expert is right on every round played"
+    assert Halving.bound_curve(tr) is None
 
 
 # -- Weighted Majority ---------------------------------------------------------
@@ -302,9 +308,68 @@ def test_exponential_weights_bound_only_for_its_convex_loss():
         return play(ExponentialWeights(eta=0.5, loss=learner_loss), s, rounds=50, loss=loss)
 
     tr = game("absolute", "absolute")
-    assert tr.bound.quantity == "loss" and tr.within_bound
-    assert game("zero-one", "zero-one").bound is None
-    assert game("squared", "absolute").bound is None  # not the loss it learned from
+    assert tr.bound.quantity == "loss" and tr.within_bound and tr.bound.applies
+    assert [h.name for h in tr.bound.hypotheses] == [
+        "loss convex",
+        "losses in [0, 1]",
+        "experts graded by the game's loss",
+    ]
+    zero_one = game("zero-one", "zero-one")
+    assert zero_one.bound.reason == (
+        "loss convex fails: the zero-one loss is not convex in the prediction"
+    )
+    assert ExponentialWeights.bound_curve(zero_one) is None
+    other = game("squared", "absolute")  # not the loss it learned from
+    assert other.bound.reason == (
+        "experts graded by the game's loss fails: the weights are built from the absolute "
+        "loss, the game's is the squared loss"
+    )
+    assert ExponentialWeights.bound_curve(other) is None
+
+
+def test_exponential_weights_grades_advice_beyond_one_as_the_transcript_does():
+    # advice of 2 loses |2 − 1|/2 = 1/2 against +1 (the absolute loss), never "wrong"
+    from adversaries.replay import Replay
+
+    advice = np.array([[2, -1]] * 10, dtype=np.int64)
+    ewa = ExponentialWeights(eta=1.0)
+    tr = play(ewa, Replay(instances=advice, labels=[1] * 10), rounds=10, loss="absolute")
+    assert ewa.cumulative_losses.tolist() == [5.0, 10.0]
+    assert ewa.cumulative_losses.tolist() == tr.expert_losses().tolist()
+    assert tr.bound.reason == (
+        "losses in [0, 1] fails: the advice played lies in [-1, 2], not in [-1, 1]: "
+        "an expert's loss may exceed 1"
+    )
+    assert tr.bound.verdict(tr.observed("loss")) is None
+
+
+@pytest.mark.parametrize("n", [3, 5000])  # short and long advice are checked two ways
+@pytest.mark.parametrize("values", [[1, -1], [1, 0], [2, -1], [127, 1], [-128, -1], [-3, 1]])
+@pytest.mark.parametrize("dtype", [np.int8, np.int64, np.uint8])
+def test_exponential_weights_grades_integer_advice_by_its_loss(n, values, dtype):
+    f = np.resize(np.array(values).astype(dtype), n)
+    ewa = ExponentialWeights(eta=1.0, loss="absolute")
+    ewa.predict(f)
+    ewa.update(f, 1)
+    assert ewa.cumulative_losses.tolist() == get_loss("absolute")(f.astype(float), 1).tolist()
+
+
+@pytest.mark.parametrize("bad", [math.nan, math.inf])
+def test_exponential_weights_refuses_advice_that_is_not_a_number(bad):
+    ewa = ExponentialWeights(eta=1.0)
+    f = np.array([0.5, bad, -0.25])
+    ewa.predict(f)
+    with pytest.raises(ValueError, match=r"finite numbers, got .* from expert 1"):
+        ewa.update(f, 1)
+
+
+def test_weighted_majority_reads_any_advice_by_its_sign():
+    # int advice of 2 is a +1 label (not a label 2 that is wrong whatever the outcome)
+    wm = WeightedMajority(beta=0.5)
+    f = np.array([2, -1, -3], dtype=np.int64)
+    assert wm.predict(f) == -1.0 and wm.update(f, 1)  # two labels −1 against one +1
+    assert wm._weights.losses().tolist() == [0.0, 1.0, 1.0]
+    assert wm.predict(f) == 1.0  # 1 against 1/2 + 1/2: a tie goes to +1
 
 
 def test_exponential_weights_stays_finite_over_a_million_rounds_of_losses():
@@ -333,17 +398,47 @@ def test_randomized_weighted_majority_logs_the_exact_mistake_probability():
     rwm = RandomizedWeightedMajority(beta=0.5, rng=np.random.default_rng(1))
     mistakes = np.zeros(6)
     for f, y in zip(advice, outcomes, strict=True):
-        p = rwm.predict(f)
-        assert p in (-1.0, 1.0)
-        rwm.update(f, int(y))
         w = 0.5 ** (mistakes - mistakes.min())
+        p = rwm.predict(f)  # the mixture: P(+1) = (1 + p)/2
+        assert p == pytest.approx(float(np.sum(w * f) / w.sum()), abs=1e-15)
+        rwm.update(f, int(y))
         wrong = f != y
-        assert rwm.extras()["mistake_probability"] == pytest.approx(w[wrong].sum() / w.sum())
+        logged = rwm.extras()
+        assert logged["mistake_probability"] == abs(p - y) / 2
+        assert logged["mistake_probability"] == pytest.approx(w[wrong].sum() / w.sum())
+        assert logged["drawn_label"] in (-1.0, 1.0)
+        assert logged["drawn_mistake"] == float(logged["drawn_label"] != y)
         mistakes += wrong
 
 
+def test_randomized_weighted_majority_draws_by_the_mixture():
+    # P(+1) = 3/4 on round 1; over 4000 fresh learners the draws say +1 about 3/4 of the time
+    f = np.array([1, 1, 1, -1], dtype=np.int8)
+    rng = np.random.default_rng(2)
+    plus = 0
+    for _ in range(4000):
+        rwm = RandomizedWeightedMajority(rng=rng)
+        assert rwm.predict(f) == 0.5
+        rwm.update(f, 1)
+        plus += rwm.extras()["drawn_label"] == 1.0
+    assert abs(plus / 4000 - 0.75) < 0.03
+
+
+def test_randomized_weighted_majority_draws_after_the_label_by_default():
+    # the coin is drawn in update: the same generator state gives the same draw
+    # whatever the label, and predict draws nothing
+    f = np.array([1, -1], dtype=np.int8)
+    a = RandomizedWeightedMajority(rng=np.random.default_rng(4))
+    b = RandomizedWeightedMajority(rng=np.random.default_rng(4))
+    assert a.predict(f) == b.predict(f) == 0.0
+    a.update(f, 1)
+    b.update(f, -1)
+    assert a.extras()["drawn_label"] == b.extras()["drawn_label"]
+    assert a.rng.random() == b.rng.random()
+
+
 def test_randomized_weighted_majority_follows_an_expert_with_weight():
-    rwm = RandomizedWeightedMajority(beta=0.5, rng=np.random.default_rng(2))
+    rwm = RandomizedWeightedMajority(beta=0.5, rng=np.random.default_rng(2), reveal="draw")
     f = np.array([1, -1, 1], dtype=np.int8)
     for _ in range(60):  # expert 1 always right: the others' weights vanish
         rwm.predict(f)
@@ -351,10 +446,17 @@ def test_randomized_weighted_majority_follows_an_expert_with_weight():
     assert {rwm.predict(f) for _ in range(50)} == {-1.0}
 
 
-def test_randomized_weighted_majority_graded_prediction_is_an_experts_advice():
+def test_randomized_weighted_majority_weighs_the_labels_of_graded_advice():
     rwm = RandomizedWeightedMajority(rng=np.random.default_rng(3))
-    f = np.array([0.25, -0.5, 0.75])
-    assert {rwm.predict(f) for _ in range(60)} == {0.25, -0.5, 0.75}
+    f = np.array([0.25, -0.5, 0.75, 0.0])  # labels +1, −1, +1, +1
+    assert rwm.predict(f) == 0.5
+    draw = RandomizedWeightedMajority(rng=np.random.default_rng(3), reveal="draw")
+    assert {draw.predict(f) for _ in range(60)} == {-1.0, 1.0}
+
+
+def test_randomized_weighted_majority_refuses_an_unknown_reveal():
+    with pytest.raises(ParameterError, match="reveal"):
+        RandomizedWeightedMajority(reveal="coin")
 
 
 def test_randomized_weighted_majority_same_seed_same_game():
@@ -366,7 +468,46 @@ def test_randomized_weighted_majority_same_seed_same_game():
 
     a, b = game(), game()
     assert a.digest == b.digest
-    assert a.bound.quantity == "mistake_probability" and a.within_bound
+    assert a.bound.quantity == "mistake_probability" and a.within_bound and a.bound.applies
+
+
+def against_two_constant_experts(reveal, horizon=1000, seed=0):
+    from adversaries.experts import TwoConstantExperts
+
+    rwm = RandomizedWeightedMajority(rng=np.random.default_rng(seed), reveal=reveal)
+    return play(rwm, TwoConstantExperts(horizon=horizon), rounds=horizon)
+
+
+def test_randomized_weighted_majority_shown_its_distribution_by_two_constant_experts():
+    # the adversary answers against the sign of the mixture: every "mistake" of the
+    # transcript's predictions (the mixture's sign) is forced, but the coin, drawn
+    # after the label, errs about as often as the expected mistakes say, ~7/12 a round
+    tr = against_two_constant_experts("distribution")
+    expected = tr.observed("mistake_probability")
+    realised = tr.observed("drawn_mistake")
+    assert tr.bound.applies and tr.bound.verdict(expected) is True
+    assert str(tr.bound.hypotheses[0]) == (
+        "oblivious adversary holds: the adversary saw the distribution, not the draw"
+    )
+    assert expected == pytest.approx(1000 * 7 / 12, abs=1)  # q = 1/2, 2/3, 1/2, …
+    assert abs(realised - expected) < 4 * math.sqrt(1000 / 4)  # four standard deviations
+    assert realised < 0.65 * len(tr)
+    absolute = get_loss("absolute")(tr.predictions, tr.labels)
+    assert absolute.tolist() == tr.extras["mistake_probability"].tolist()  # q = |p − y|/2
+    assert tr.summary()["forced"]  # the mixture's sign errs every round, as forced
+
+
+def test_randomized_weighted_majority_shown_its_draw_by_two_constant_experts():
+    # the adaptive game: the adversary sees the coin and answers against it, so the
+    # learner errs every round; E[M] ≤ … is not applicable, the adversary saw the draw
+    tr = against_two_constant_experts("draw")
+    assert tr.observed("mistakes") == tr.observed("drawn_mistake") == 1000
+    assert not tr.bound.applies and tr.bound.verdict(1000) is None
+    assert tr.bound.reason == (
+        "oblivious adversary fails: the adversary saw the learner's coin before labelling"
+    )
+    assert "not applicable" in str(tr.bound)
+    assert RandomizedWeightedMajority.bound_curve(tr) is None
 
 
 # -- votes near even ----------------------------------------------------------------

@@ -33,12 +33,14 @@ def weighted(name, **params):
     ("name", "params", "graded", "loss"),
     [
         ("ExponentialWeights", {}, False, "absolute"),
-        ("ExponentialWeights", {"eta": 4.0}, True, "absolute"),  # rebuilt every round
-        ("ExponentialWeights", {"eta": 0.02, "loss": "squared"}, False, "squared"),  # folds
+        ("ExponentialWeights", {"eta": 4.0}, True, "absolute"),  # graded: exp every round
+        ("ExponentialWeights", {"eta": 0.02, "loss": "squared"}, False, "squared"),
         ("ExponentialWeights", {"loss": "zero-one"}, True, "zero-one"),
         ("ExponentialWeights", {"loss_bound": 3.0}, True, "squared"),
         ("WeightedMajority", {}, False, "zero-one"),
-        ("WeightedMajority", {"beta": 0.01}, True, "zero-one"),  # rebuilt every 43 updates
+        ("WeightedMajority", {"beta": 0.999}, False, "zero-one"),  # weights far from TINY
+        ("ExponentialWeights", {"eta": 40.0}, False, "absolute"),
+        ("WeightedMajority", {"beta": 0.01}, True, "zero-one"),  # 0.01**k past TINY
     ],
 )
 def test_weighted_learners_in_lockstep_equal_serial_games(name, params, graded, loss):

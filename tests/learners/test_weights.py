@@ -1,4 +1,5 @@
-"""The expert weights' arithmetic, once: K games' WeightRows are K games' Weights, bit for bit."""
+"""The expert weights' arithmetic, once: weights read from the losses alone, and K games'
+WeightRows are K games' Weights, bit for bit."""
 
 import math
 
@@ -8,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from learners import _weights as weights_module
-from learners._weights import FLOOR, FOLD, WeightRows, Weights, due, patience
+from learners._weights import CHUNK, TINY, WeightRows, Weights, powers
 
 
 def same_state(rows: WeightRows, k: int, one: Weights) -> bool:
@@ -17,22 +18,39 @@ def same_state(rows: WeightRows, k: int, one: Weights) -> bool:
         np.array_equal(game.w, one.w)
         and game.total == one.total
         and np.array_equal(game.losses(), one.losses())
-        and game.shift == one.shift
-        and game.since == one.since
-        and np.array_equal(game.recent, one.recent)
+        and game.least == one.least
+        and (game.graded_losses is None) == (one.graded_losses is None)
+        and np.array_equal(game.counts, one.counts)
     )
+
+
+def expected_weights(weights: Weights) -> np.ndarray:
+    """What the weights must be, from the losses alone: β**k, exp(−η·k) or the graded exp."""
+    losses = weights.losses()
+    above = losses - losses.min()
+    if weights.graded_losses is not None:
+        w = np.exp(above * -weights.eta)
+    elif weights.beta is not None:
+        w = np.array([weights.beta ** int(k) for k in above])
+    else:
+        w = np.exp(above * -weights.eta)
+    w[w < TINY] = 0.0
+    return w
 
 
 @given(
     n=st.integers(1, 40),
-    etas=st.lists(st.floats(0.01, 30.0), min_size=1, max_size=4),
+    rates=st.lists(st.tuples(st.floats(0.01, 40.0), st.booleans()), min_size=1, max_size=4),
     rounds=st.integers(1, 400),
     graded_rate=st.sampled_from([0.0, 0.05, 0.5]),
     seed=st.integers(0, 2**32 - 1),
 )
-def test_rows_update_as_each_games_weights_do(n, etas, rounds, graded_rate, seed):
+def test_rows_update_as_each_games_weights_do(n, rates, rounds, graded_rate, seed):
     rng = np.random.default_rng(seed)
-    rows, games = WeightRows(etas, n), [Weights(n, eta) for eta in etas]
+    etas = [eta for eta, _ in rates]
+    betas = [math.exp(-eta) if counted else None for eta, counted in rates]
+    rows = WeightRows(etas, n, betas)
+    games = [Weights(n, eta, beta) for eta, beta in zip(etas, betas, strict=True)]
     for _ in range(rounds):
         v = rng.uniform(-1.0, 1.0, (len(etas), n))
         v[:, : n // 2] = np.round(v[:, : n // 2])  # some even votes: the exact sum decides
@@ -42,6 +60,7 @@ def test_rows_update_as_each_games_weights_do(n, etas, rounds, graded_rate, seed
         zero_one = np.flatnonzero((act >= graded_rate) & wrong.any(axis=1))
         graded = np.flatnonzero(act < graded_rate)
         losses = rng.random((graded.size, n)) * (rng.random((graded.size, n)) < 0.7)
+        graded, losses = graded[losses.any(axis=1)], losses[losses.any(axis=1)]
         rows.zero_one_update(zero_one, wrong[zero_one])
         rows.update(graded, losses)
         for k in zero_one:
@@ -50,37 +69,74 @@ def test_rows_update_as_each_games_weights_do(n, etas, rounds, graded_rate, seed
             games[k].update(ell)
     for k, game in enumerate(games):
         assert same_state(rows, k, game)
+        assert np.array_equal(game.w, expected_weights(game))
         assert game.untouched() == (not game.losses().any())
 
 
-def test_the_schedule_of_rebuilds_and_folds():
-    assert due(FOLD, patience(0.01), 1.0) == (False, True)
-    assert due(patience(1.0), patience(1.0), 1.0) == (True, False)
-    assert due(1, 4096, FLOOR) == (False, False)
-    assert due(1, 4096, FLOOR / 2) == (True, False)
-    assert due(1, 4096, math.nan) == (True, False)  # not at least FLOOR
-    since = np.array([FOLD, 5, 3])
-    rebuild, fold = due(since, np.array([400, 5, 400]), np.array([1.0, 1.0, 0.0]))
-    assert rebuild.tolist() == [False, True, True] and fold.tolist() == [True, False, False]
+def test_a_table_entry_is_a_function_of_k_alone():
+    # tables are made of the same chunks whoever asks and however long
+    short, long = powers(0.01, None, 10), powers(0.01, None, 5 * CHUNK)
+    assert short.shape == (CHUNK,) and long.shape == (5 * CHUNK,)
+    assert np.array_equal(long[:CHUNK], short)
+    assert long.tolist() == np.exp(np.arange(5 * CHUNK, dtype=np.float64) * -0.01).tolist()
+    halves = powers(math.log(2.0), 0.5, 2000)  # complete: 2⁻⁷⁰¹ is below TINY
+    assert halves.tolist() == [2.0**-k for k in range(701)] + [0.0] * (CHUNK - 701)
 
 
-def test_a_total_below_the_floor_rebuilds_every_row_as_its_game():
-    eta = 40.0  # e^(−40) a loss: a few updates take the total under 2⁻⁵⁰⁰
+def test_a_complete_table_reads_zero_past_its_end():
+    weights = Weights(2, 30.0)
+    for _ in range(100):  # expert 1 loses 100 times: e^(−3000), far below TINY
+        weights.zero_one_update(np.array([1, -1], dtype=np.int8), 1)
+    assert weights.table.shape == (CHUNK,) and weights.w.tolist() == [1.0, 0.0]
+    assert weights.losses().tolist() == [0.0, 100.0] and weights.total == 1.0
+
+
+def test_a_table_grows_with_the_counts_at_a_small_eta():
+    eta = 1e-6  # e^(−η·k) stays far from TINY: the table grows as the counts spread
     rows, game = WeightRows([eta], 3), Weights(3, eta)
-    for _ in range(12):
-        rows.zero_one_update(np.array([0]), np.ones((1, 3), dtype=bool))
-        game.zero_one_update(np.full(3, -1, dtype=np.int8), 1)
-        assert same_state(rows, 0, game) and game.total >= FLOOR
+    wrong = np.array([[True, False, False]])
+    for _ in range(3 * CHUNK):
+        rows.zero_one_update(np.array([0]), wrong)
+        game.zero_one_update(np.array([-1, 1, 1], dtype=np.int8), 1)
+    assert game.table.shape[0] > 3 * CHUNK and rows.tables.shape[1] > 3 * CHUNK
+    assert same_state(rows, 0, game)
+    assert game.w[0] == np.exp(np.float64(3 * CHUNK) * -eta)
 
 
-@pytest.mark.parametrize("n", [1, 7, 1024])
+@pytest.mark.parametrize("eta", [0.3, 5.0, 19.825281931823064, 30.0, 40.0])
+def test_equal_losses_weigh_the_same_however_they_came(eta):
+    # expert 0 loses on rounds 1…k, expert 1 on the last k rounds, expert 2 never
+    # (then once at the end): however far apart, equal counts give equal weights
+    k, rounds = 7, 500
+    weights = Weights(3, eta)
+    for t in range(rounds):
+        labels = np.array([-1 if t < k else 1, -1 if t >= rounds - k else 1, 1], dtype=np.int8)
+        weights.zero_one_update(labels, 1)
+    weights.zero_one_update(np.array([1, 1, -1], dtype=np.int8), 1)
+    assert weights.losses().tolist() == [k, k, 1]
+    assert weights.w[0] == weights.w[1] == np.exp(np.float64(k - 1) * -eta)
+    assert weights.w[2] == 1.0
+
+
+@pytest.mark.parametrize("n", [1, 7, 1024, 1025])
 def test_fresh_weights_are_untouched_until_updated(n):
     weights = Weights(n, 0.5)
     assert weights.untouched()
-    weights.update(np.zeros(n))  # a rebuild without a loss leaves every weight 1
-    assert weights.untouched()
+    weights.update(np.zeros(n))  # losses all 0 change nothing
+    assert weights.untouched() and weights.graded_losses is None
     weights.zero_one_update(np.full(n, -1, dtype=np.int8), 1)
     assert not weights.untouched()
+    assert weights.losses().tolist() == [1.0] * n and weights.w.tolist() == [1.0] * n
+
+
+def test_a_graded_update_turns_the_game_graded_for_good():
+    weights = Weights(3, 1.0)
+    weights.zero_one_update(np.array([-1, 1, 1], dtype=np.int8), 1)
+    weights.update(np.array([0.0, 0.5, 0.0]))
+    assert weights.graded_losses.tolist() == [1.0, 0.5, 0.0]
+    weights.zero_one_update(np.array([1, 1, -1], dtype=np.int8), 1)  # a unit loss, as a float
+    assert weights.losses().tolist() == [1.0, 0.5, 1.0]
+    assert weights.w.tolist() == np.exp(np.array([0.5, 0.0, 0.5]) * -1.0).tolist()
 
 
 def exact_potential(losses: np.ndarray, eta: float) -> float:
@@ -91,18 +147,16 @@ def exact_potential(losses: np.ndarray, eta: float) -> float:
 
 @given(
     n=st.integers(1, 100),
-    eta=st.floats(0.01, 30.0),
+    eta=st.floats(0.01, 40.0),
     rounds=st.integers(1, 120),
     graded_rate=st.sampled_from([0.0, 0.1]),
     small=st.booleans(),
     seed=st.integers(0, 2**32 - 1),
 )
-def test_the_potential_is_summed_from_the_exact_losses(n, eta, rounds, graded_rate, small, seed):
-    # the weights kept drift from exp(−η·L_i) by up to 2⁻⁵⁴·e^η a loss (10⁻³ at
-    # η = 30); Φ does not: it is the exact losses' within the rounding of its sum
+def test_the_potential_is_the_losses(n, eta, rounds, graded_rate, small, seed):
     rng = np.random.default_rng(seed)
     with pytest.MonkeyPatch.context() as patch:
-        if small:  # blocks of 8 experts above 8: the blocked, lazy update and sum
+        if small:  # blocks of 8 experts above 8: the lazy update and its pass
             patch.setattr(weights_module, "SMALL", 8)
             patch.setattr(weights_module, "BLOCK", 8)
         weights = Weights(n, eta)
@@ -113,21 +167,4 @@ def test_the_potential_is_summed_from_the_exact_losses(n, eta, rounds, graded_ra
                 weights.zero_one_update(np.where(rng.random(n) < rng.random(), -1, 1), 1)
             phi, want = weights.potential(), exact_potential(weights.losses(), eta)
             assert abs(phi - want) <= 8 * 2.0**-53 * (n + 2 + abs(want))
-
-
-@pytest.mark.parametrize("eta", [0.3, 5.0, 19.825281931823064, 30.0])
-def test_the_potential_between_rebuilds_is_the_rebuilt_weights_bit_for_bit(eta):
-    # summed from the losses as a rebuild sums its weights: rebuilding changes nothing
-    rng = np.random.default_rng(7)
-    weights = Weights(9, eta)
-    for _ in range(patience(eta) - 1):
-        weights.zero_one_update(np.where(rng.random(9) < 0.4, -1, 1), 1)
-        assert weights.since > 0
-        rebuilt = Weights(9, eta)
-        rebuilt.base, rebuilt.recent = weights.base.copy(), weights.recent.copy()
-        rebuilt.rebuild()
-        assert (
-            weights.potential()
-            == rebuilt.potential()
-            == (rebuilt.eta * rebuilt.shift - math.log(rebuilt.total))
-        )
+            assert np.array_equal(weights.w, expected_weights(weights))

@@ -44,7 +44,7 @@ def state(learner):
     weights = learner._weights
     if weights is None:
         return np.zeros(0)
-    return np.concatenate([learner.weights, weights.losses(), [weights.shift, weights.since]])
+    return np.concatenate([learner.weights, weights.losses(), [weights.least]])
 
 
 def check(make_learners, make_adversaries, rounds):
@@ -210,7 +210,7 @@ def weighted_learners(data, n, count):
                 lambda loss=loss, bound=bound: ExponentialWeights(loss=loss, loss_bound=bound)
             )
         else:
-            eta = data.draw(st.floats(0.01, 30.0))
+            eta = data.draw(st.floats(0.01, 40.0))
             makers.append(lambda loss=loss, eta=eta: ExponentialWeights(eta=eta, loss=loss))
     return makers
 
@@ -228,7 +228,7 @@ def weighted_learners(data, n, count):
 def test_weighted_learners_against_expert_streams(
     experts, best_mistakes, graded, seeds, horizons, rounds, loss, data
 ):
-    """Long games (rebuilds, folds of the unit losses) with large and small η, ±1 or graded."""
+    """Long games (the least count rising, tables growing) with large and small η, ±1 or graded."""
     from adversaries.experts import ExpertStream
 
     low = best_mistakes + 1 if experts >= 2 else best_mistakes

@@ -20,7 +20,6 @@ from game.players import learners_for, lookup
 from game.testing.strategies import best_expert_games, graded_games, perfect_expert_games
 from game.theory import get_loss
 from game.theory.bounds import exponential_weights_tuned, potential_slack
-from learners._weights import patience
 from learners.experts import (
     ExponentialWeights,
     Halving,
@@ -52,36 +51,19 @@ U = 2.0**-53
 def potential_tolerance(phi: np.ndarray, n: int, eta: float) -> np.ndarray:
     """How far below 0 :func:`potential_slack` may fall, round by round, for EWA on N = n.
 
-    Φ_{t+1} − Φ_t − (1 − e^(−η))·ℓ_t ≥ 0 holds exactly for exact weights; two
-    things move it.
-
-    Rounding, at most 8u·(N + 2 + |Φ_t| + |Φ_{t+1}|) with u = 2⁻⁵³: each Φ is
-    summed from the exact losses (``Weights.potential``) within
-    u·(2.5N + 3 + 2|Φ|) (the exponents x_i = η·(L_i − min L) within 2u·x_i,
-    which weigh Σ_i e^(−x_i)·2u·x_i ≤ N·u, exp within 2u, the sum of N terms
-    within N·u, ln, η·min L ≤ |Φ| + ln N and the subtraction); the prediction's
-    dot, sum, division and loss within (2N + 1)·u; the graded losses' float
-    sums L_i + ℓ_i within u·(|Φ_{t+1}| + N); this difference within
-    u·(|Φ_t| + |Φ_{t+1}| + 3).
-
-    The drift of the weights that predict, (e^D − 1)²/2: between rebuilds
-    every weight is off exp(−η·(L_i − min L)) by a factor in [e^(−D/2), e^(D/2)]
-    up to a common one, with D = (patience − 1)·(1.01·2⁻⁵⁴·e^η + 5u) + 2000u:
-    per loss since the rebuild, ``lose`` = 1 + (e^(−η) − 1) is e^(−η) within
-    2⁻⁵⁴·e^η + 2u relatively (the 1.01 covers the logarithm for η ≤ 20), and
-    each multiplication rounds by u either way; at the rebuild, the exponent
-    and exp by 972u either way.
-    The weighted losses q̃ = E_p̃[ℓ_i] of the weights kept and q = E_p[ℓ_i] of
-    the exact ones then have q̃ ≤ e^D·q, and the proof (Lemma 16.5, Jensen, and
-    −ln(1 − c·q) ≥ c·q + c²q²/2 for c = 1 − e^(−η)) leaves
-    ΔΦ − c·ℓ_t ≥ c²q²/2 − c·(q̃ − q) ≥ c²q²/2 − c·q·(e^D − 1) ≥ −(e^D − 1)²/2.
-    (Weights below 2⁻⁵⁰⁰ of the largest, which do not keep these relative
-    errors, move Φ and ℓ_t by less than N·2⁻⁵⁰⁰.) It is 3·10⁻¹⁴ at η = 20,
-    3·10⁻²² at η = 10.
+    Φ_{t+1} − Φ_t − (1 − e^(−η))·ℓ_t ≥ 0 holds exactly for exact weights; only
+    rounding moves it, by at most 8u·(N + 2 + |Φ_t| + |Φ_{t+1}|) with u = 2⁻⁵³.
+    The weights that predict are those Φ is summed from, functions of the
+    losses alone: exp(−x_i) with x_i = η·(L_i − min L) (a table entry, or a
+    graded rebuild), x_i within u·x_i and exp within u, which weigh
+    Σ_i e^(−x_i)·2u·(1 + x_i) ≤ 2N·u; Φ = η·min L − ln Σ w within
+    u·(2.5N + 3 + 2|Φ|) (the sum of N terms within N·u, ln, η·min L ≤ |Φ| +
+    ln N and the subtraction); the prediction's dot, sum, division and loss
+    within (2N + 1)·u; the graded losses' float sums L_i + ℓ_i within
+    u·(|Φ_{t+1}| + N); this difference within u·(|Φ_t| + |Φ_{t+1}| + 3).
+    (Weights below 2⁻⁷⁰⁰, which are 0, move Φ and ℓ_t by less than N·2⁻⁷⁰⁰.)
     """
-    rounding = 8 * U * (n + 2 + np.abs(phi[:-1]) + np.abs(phi[1:]))
-    drift = (patience(eta) - 1) * (1.01 * 2.0**-54 * math.exp(eta) + 5 * U) + 2000 * U
-    return rounding + math.expm1(drift) ** 2 / 2
+    return 8 * U * (n + 2 + np.abs(phi[:-1]) + np.abs(phi[1:]))
 
 
 def exponential_weights_potentials(tr, n: int, eta: float) -> tuple[np.ndarray, np.ndarray]:
@@ -135,11 +117,11 @@ def test_exponential_weights_theorem_16_3_and_its_potential(game, eta, loss):
     exponential_weights_potentials(tr, game.experts, eta)
 
 
-def test_exponential_weights_potential_does_not_fall_at_a_rebuild():
-    # η = 19.8…: a loss multiplies a weight by 1 + (e^(−η) − 1), 2.1·10⁻⁸ relatively
-    # below e^(−η). Summed from those weights, Φ rose by as much at round 5 (every
-    # expert wrong) and fell back at round 10's rebuild (patience 10) on a round
-    # with no loss; summed from the exact losses, it is η from round 5 on.
+def test_exponential_weights_potential_is_its_losses_at_a_large_eta():
+    # η = 19.8…: once a multiplication by 1 + (e^(−η) − 1) (2.1·10⁻⁸ relatively
+    # below e^(−η)) made Φ rise at round 5 and fall back at a rebuild. The weights
+    # are now exp(−η·(L_i − min L)) read from the losses every round: Φ is η from
+    # round 5 on, every weight the table's.
     rows = ["-++", "+--", "+--", "+--", "+++", "-++", "++-", "+--", "-++", "-++"]
     advice = np.array([[1 if c == "+" else -1 for c in row] for row in rows], dtype=np.int8)
     outcomes = np.array([-1, 1, 1, 1, -1, -1, 1, 1, -1, -1])
@@ -147,7 +129,8 @@ def test_exponential_weights_potential_does_not_fall_at_a_rebuild():
     ewa = ExponentialWeights(eta=eta, loss="absolute", experts=3)
     tr = play(ewa, AdviceReplay(advice, outcomes), rounds=10, loss="absolute", snapshots=True)
     phi, slack = exponential_weights_potentials(tr, 3, eta)
-    assert ewa._weights.lose != math.exp(-eta) and ewa._weights.since == 0  # rebuilt
+    losses = ewa.cumulative_losses
+    assert ewa._weights.w.tolist() == np.exp((losses - losses.min()) * -eta).tolist()
     assert tr.losses[5:].tolist() == [0.0] * 5
     assert phi[5:].tolist() == [eta] * 6  # −ln(e^(−η)·(1 + 2e^(−4η))) is η in doubles
     assert slack[5:].tolist() == [0.0] * 5

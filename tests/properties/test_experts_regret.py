@@ -124,7 +124,7 @@ def predictions_and_potentials(make, game, loss):
 @pytest.mark.parametrize("graded", [False, True])
 @pytest.mark.parametrize("way", ["numpy", "compiled"])
 def test_blocked_lazy_weights_match_whole_array_weights(make, loss, graded, way, request):
-    # 600 rounds: rebuilds (η = 2.5: every 80 updates) and folds of the counts (every 120)
+    # 600 rounds: the least count rises often, expert 3 errs now and then
     rng = np.random.default_rng(7)
     advice = (2 * rng.integers(0, 2, (600, 173)) - 1).astype(np.int8)
     advice[:, 3] = np.where(rng.random(600) < 0.9, 1, -1)  # a good expert

@@ -4,6 +4,37 @@ N is the number of experts. A "mistake" of an expert is a round where the
 sign of its advice (sign(0) = +1) differs from the outcome; its "loss" is the
 game's loss of its advice.
 
+Each theorem's hypotheses, as its statement gives them, are checked on the
+game by the learner that reports the bound, which passes what it measured;
+the bound then carries them (:class:`~game.theory.bounds.Hypothesis`) and is
+"not applicable", with the first failing one as the reason, where one fails.
+Called without the measurements, a function gives the theorem's value with
+no hypothesis attached (a formula, not a verdict on a game). The rule:
+
+- Halving, Theorem 16.1 of Abernethy lecture 16 (seed 004): "if there
+  exists a perfect expert i such that f_i^t = y_t for all t", so
+  ``realizable``: some expert (some hypothesis of a class) is right on every
+  round played (``perfect``, how many are). The lecture's advice is ±1; the
+  learner reads any advice by its sign and the theorem is about those labels.
+- Weighted Majority (Littlestone & Warmuth 1994): a pool of experts that each
+  predict a label, m the best one's mistakes. Weighted Majority weighs the
+  labels sign(f_i) and m counts their mistakes, so the theorem holds for any
+  advice and for any adversary, adaptive ones included: no hypothesis of the
+  game to check.
+- Randomized Weighted Majority (the same paper): E[M] bounds the *expected*
+  mistakes, Σ_t of the probability of a mistake given the past, which is the
+  logged ``mistake_probability`` only when the label is fixed before the coin
+  is seen: ``oblivious adversary`` (the adversary saw the distribution, not
+  the draw).
+- Exponential Weights, Theorem 16.3 (and Corollary 16.4): "assume the loss
+  function takes value in [0, 1]" and (§16.3.1) a loss "convex in ŷ", on
+  advice in [−1, 1]: ``loss convex`` (the absolute and squared losses are;
+  zero-one is not), ``losses in [0, 1]`` (every loss of ``game.theory.LOSSES``
+  is, on advice in [−1, 1]: checked on the advice played), and, when the
+  learner weighs the experts by a loss of its own, ``experts graded by the
+  game's loss`` (the theorem bounds the loss the weights are built from).
+  Corollary 16.4 adds ``L* ≤ L̃``, the bound the tuned η was tuned for.
+
 Examples
 --------
 >>> from game.theory.bounds import halving, exponential_weights
@@ -11,6 +42,9 @@ Examples
 10.0
 >>> round(exponential_weights(16, 3.0, 0.5).value, 4)
 10.8588
+>>> b = halving(8, perfect=0)
+>>> b.applies, b.reason
+(False, 'realizable fails: no expert is right on every round played')
 """
 
 from __future__ import annotations
@@ -19,8 +53,9 @@ import math
 
 import numpy as np
 
-from game.errors import ParameterError, check_integer, check_positive, check_real
-from game.theory.bounds._base import Bound, real_vector
+from game.errors import ParameterError, check_choice, check_integer, check_positive, check_real
+from game.theory._losses import LOSSES
+from game.theory.bounds._base import Bound, Hypothesis, real_vector
 
 __all__ = [
     "EXPONENTIAL_WEIGHTS_SOURCE",
@@ -62,6 +97,10 @@ CONSTANT_EXPERTS_SOURCE = (
 )
 
 
+#: The losses of ``game.theory.LOSSES`` convex in the prediction (Theorem 16.3's hypothesis).
+_CONVEX = ("absolute", "squared")
+
+
 def _check_experts(experts: int) -> int:
     return check_integer("experts", experts, low=1)
 
@@ -78,13 +117,16 @@ def _check_loss(name: str, loss: float) -> float:
     return check_real(name, loss, low=0)
 
 
-def halving(experts: int) -> Bound:
+def halving(experts: int, *, perfect: int | None = None) -> Bound:
     """Halving makes at most log₂ N mistakes when a perfect expert exists.
 
     Parameters
     ----------
     experts : int
         N (for a finite concept class, the number of hypotheses).
+    perfect : int, optional
+        How many experts were right on every round played: the hypothesis
+        ``realizable`` holds when some was (not checked when not given).
 
     Returns
     -------
@@ -95,13 +137,24 @@ def halving(experts: int) -> Bound:
     --------
     >>> halving(8).value
     3.0
+    >>> halving(8, perfect=1).hypotheses[0].detail
+    '1 of 8 experts right on every round played'
     """
     n = _check_experts(experts)
-    return Bound(
+    bound = Bound(
         math.log2(n),
         f"mistakes ≤ log₂ N = log₂ {n} when a perfect expert exists",
         HALVING_SOURCE,
     )
+    if perfect is None:
+        return bound
+    k = check_integer("perfect", perfect, low=0, high=n)
+    detail = (
+        f"{k} of {n} experts right on every round played"
+        if k
+        else "no expert is right on every round played"
+    )
+    return bound.given(Hypothesis("realizable", k > 0, detail))
 
 
 def halving_lower_bound(n: int) -> Bound:
@@ -176,30 +229,95 @@ def weighted_majority(experts: int, best_mistakes: int, beta: float) -> Bound:
     )
 
 
-def randomized_weighted_majority(experts: int, best_mistakes: int, beta: float) -> Bound:
+def randomized_weighted_majority(
+    experts: int, best_mistakes: int, beta: float, *, oblivious: bool | None = None
+) -> Bound:
     """Randomized Weighted Majority: E[M] ≤ (m·ln(1/β) + ln N) / (1 − β).
 
     The bound is on the expected number of mistakes, the sum of the per-round
     probabilities of a mistake, which the learner logs as the extras column
     ``mistake_probability``.
 
+    Parameters
+    ----------
+    experts, best_mistakes, beta
+        N, m and β as for :func:`weighted_majority`.
+    oblivious : bool, optional
+        Whether the adversary labelled without seeing the learner's coin (it
+        saw the distribution, not the draw): the hypothesis ``oblivious
+        adversary`` (not checked when not given).
+
     Examples
     --------
     >>> b = randomized_weighted_majority(16, 2, 0.5)
     >>> round(b.value, 4), b.quantity
     (8.3178, 'mistake_probability')
+    >>> randomized_weighted_majority(16, 2, 0.5, oblivious=False).reason
+    "oblivious adversary fails: the adversary saw the learner's coin before labelling"
     """
     n, m, b = _check_experts(experts), _check_mistakes(best_mistakes), _check_beta(beta)
     value = (m * math.log(1.0 / b) + math.log(n)) / (1.0 - b)
-    return Bound(
+    bound = Bound(
         value,
         f"expected mistakes ≤ (m·ln(1/β) + ln N) / (1 − β) with N = {n}, m = {m}, β = {b:g}",
         RANDOMIZED_WEIGHTED_MAJORITY_SOURCE,
         quantity="mistake_probability",
     )
+    if oblivious is None:
+        return bound
+    check_choice("oblivious", oblivious, (False, True))
+    detail = (
+        "the adversary saw the distribution, not the draw"
+        if oblivious
+        else "the adversary saw the learner's coin before labelling"
+    )
+    return bound.given(Hypothesis("oblivious adversary", bool(oblivious), detail))
 
 
-def exponential_weights(experts: int, best_loss: float, eta: float) -> Bound:
+def _loss_hypotheses(loss, experts_loss, advice) -> tuple[Hypothesis, ...]:
+    """Theorem 16.3's hypotheses on the game's loss, the learner's and the advice played."""
+    hypotheses = []
+    if loss is not None:
+        loss = check_choice("loss", loss, tuple(LOSSES))
+        convex = loss in _CONVEX
+        verb = "is" if convex else "is not"
+        hypotheses.append(
+            Hypothesis("loss convex", convex, f"the {loss} loss {verb} convex in the prediction")
+        )
+    if advice is not None:
+        low, high = (float(a) for a in advice)
+        inside = -1.0 <= low and high <= 1.0  # False for NaN
+        hypotheses.append(
+            Hypothesis(
+                "losses in [0, 1]",
+                inside,
+                f"the advice played lies in [{low:g}, {high:g}]"
+                + ("" if inside else ", not in [-1, 1]: an expert's loss may exceed 1"),
+            )
+        )
+    if experts_loss is not None and loss is not None:
+        experts_loss = check_choice("experts_loss", experts_loss, tuple(LOSSES))
+        same = experts_loss == loss
+        hypotheses.append(
+            Hypothesis(
+                "experts graded by the game's loss",
+                same,
+                f"the weights are built from the {experts_loss} loss, "
+                f"the game's is the {loss} loss",
+            )
+        )
+    return tuple(hypotheses)
+
+
+def exponential_weights(
+    experts: int,
+    best_loss: float,
+    eta: float,
+    *,
+    loss: str | None = None,
+    experts_loss: str | None = None,
+    advice: tuple[float, float] | None = None,
+) -> Bound:
     """Exponential Weights: L_EWA ≤ (η·L_i + ln N) / (1 − e^(−η)) for every expert i.
 
     The strongest instance takes i the best expert, L_i = L*. The loss takes
@@ -213,11 +331,22 @@ def exponential_weights(experts: int, best_loss: float, eta: float) -> Bound:
         L* ≥ 0, the least cumulative loss of an expert on the rounds played.
     eta : float
         The learning rate η > 0.
+    loss : str, optional
+        The game's loss (a name of ``game.theory.LOSSES``): the hypothesis
+        ``loss convex``.
+    experts_loss : str, optional
+        The loss the learner's weights are built from (with ``loss``): the
+        hypothesis ``experts graded by the game's loss``.
+    advice : (float, float), optional
+        The least and the largest advice played: the hypothesis ``losses in
+        [0, 1]`` holds when they lie in [−1, 1].
 
     Examples
     --------
     >>> round(exponential_weights(2, 0.0, 1.0).value, 4)
     1.0965
+    >>> exponential_weights(2, 0.0, 1.0, loss="zero-one").reason
+    'loss convex fails: the zero-one loss is not convex in the prediction'
     """
     n = _check_experts(experts)
     best_loss = _check_loss("best_loss", best_loss)
@@ -228,17 +357,25 @@ def exponential_weights(experts: int, best_loss: float, eta: float) -> Bound:
         f"loss ≤ (η·L* + ln N) / (1 − e^(−η)) with N = {n}, L* = {best_loss:.6g}, η = {eta:.6g}",
         EXPONENTIAL_WEIGHTS_SOURCE,
         quantity="loss",
+        hypotheses=_loss_hypotheses(loss, experts_loss, advice),
     )
 
 
 def exponential_weights_tuned(
-    experts: int, best_loss: float, loss_bound: float | None = None
+    experts: int,
+    best_loss: float,
+    loss_bound: float | None = None,
+    *,
+    loss: str | None = None,
+    experts_loss: str | None = None,
+    advice: tuple[float, float] | None = None,
 ) -> Bound:
     """Corollary 16.4: L_EWA ≤ L* + ln N + √(2·L̃·ln N) with η tuned for L̃ ≥ L*.
 
     The η that gives it is ``learners.experts.tuned_eta(N, L̃)``; with
     L̃ = L* (the best loss known in advance) it is the corollary as stated.
-    When L* exceeds L̃ the corollary's hypothesis fails and the value is inf.
+    When L* exceeds L̃ the corollary's hypothesis ``L* ≤ L̃`` fails: the value
+    is inf and the bound not applicable.
 
     Parameters
     ----------
@@ -248,6 +385,8 @@ def exponential_weights_tuned(
         L* ≥ 0, the best expert's cumulative loss.
     loss_bound : float, optional
         L̃ ≥ 0, the bound on L* that η was tuned for (default: L* itself).
+    loss, experts_loss, advice : optional
+        Theorem 16.3's hypotheses, as for :func:`exponential_weights`.
 
     Examples
     --------
@@ -260,12 +399,23 @@ def exponential_weights_tuned(
     best_loss = _check_loss("best_loss", best_loss)
     bound = best_loss if loss_bound is None else _check_loss("loss_bound", loss_bound)
     ln_n = math.log(n)
-    value = best_loss + ln_n + math.sqrt(2.0 * bound * ln_n) if best_loss <= bound else math.inf
+    within = best_loss <= bound
+    value = best_loss + ln_n + math.sqrt(2.0 * bound * ln_n) if within else math.inf
+    hypotheses = _loss_hypotheses(loss, experts_loss, advice)
+    if loss_bound is not None:
+        hypotheses += (
+            Hypothesis(
+                "L* ≤ L̃",
+                within,
+                f"the best expert's loss L* = {best_loss:.6g}, the tuning's L̃ = {bound:.6g}",
+            ),
+        )
     return Bound(
         value,
         f"loss ≤ L* + ln N + √(2·L̃·ln N) with N = {n}, L* = {best_loss:.6g}, L̃ = {bound:.6g}",
         EXPONENTIAL_WEIGHTS_TUNED_SOURCE,
         quantity="loss",
+        hypotheses=hypotheses,
     )
 
 

@@ -139,7 +139,8 @@ def bound_curve_of(transcript) -> BoundCurve | None:
     Returns
     -------
     BoundCurve or None
-        None when the learner has no bound on this game (or one on updates).
+        None when the learner has no bound on this game (or one on updates, or
+        one whose theorem does not apply to it).
 
     Raises
     ------
@@ -169,7 +170,7 @@ def bound_curve_of(transcript) -> BoundCurve | None:
             "bound after round t" if moves else "bound",
             whole.source if whole is not None else "",
         )
-    if whole is None or whole.quantity == "updates":
+    if whole is None or whole.quantity == "updates" or not whole.applies:
         return None
     return BoundCurve(
         np.full(len(transcript) + 1, whole.value),

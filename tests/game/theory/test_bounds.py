@@ -152,6 +152,23 @@ REFUSED = [
     ("ogd_regret(norms nan)", lambda: bounds.ogd_regret(1, [0.5], NAN), "gradient_norms2"),
     ("ogd_regret(quantity=1)", lambda: bounds.ogd_regret(1, [0.5], 1, quantity=1), "quantity"),
     ("halving(0)", lambda: bounds.halving(0), "experts"),
+    ("halving(4, perfect=5)", lambda: bounds.halving(4, perfect=5), "perfect"),
+    ("halving(4, perfect=True)", lambda: bounds.halving(4, perfect=True), "perfect"),
+    (
+        "randomized_weighted_majority(oblivious=1)",
+        lambda: bounds.randomized_weighted_majority(8, 1, 0.5, oblivious=1),
+        "oblivious",
+    ),
+    (
+        "exponential_weights(loss=hinge)",
+        lambda: bounds.exponential_weights(8, 1, 1.0, loss="hinge"),
+        "loss",
+    ),
+    (
+        "exponential_weights(experts_loss=hinge)",
+        lambda: bounds.exponential_weights(8, 1, 1.0, loss="absolute", experts_loss="hinge"),
+        "experts_loss",
+    ),
     ("halving_lower_bound(-1)", lambda: bounds.halving_lower_bound(-1), "n"),
     (
         "constant_experts_lower_bound(1.5)",
@@ -280,3 +297,51 @@ def test_potential_slack_takes_numpy_and_lists_alike():
     phi = [-math.log(2), -math.log(1 + math.exp(-1.0))]
     out = bounds.potential_slack(np.array(phi), [np.float32(0.5)], np.int64(1))
     assert out.shape == (1,) and out[0] >= 0
+
+
+# -- the hypotheses of the expert theorems -----------------------------------------------
+
+
+def test_halving_is_applicable_only_with_a_perfect_expert():
+    assert bounds.halving(8).hypotheses == ()  # a formula: nothing checked
+    with_one = bounds.halving(8, perfect=1)
+    assert with_one.applies and with_one.verdict(3) is True and with_one.verdict(4) is False
+    none = bounds.halving(8, perfect=0)
+    assert not none.applies and none.verdict(0) is None and none.value == 3.0
+    assert "not applicable: realizable fails" in str(none)
+
+
+def test_randomized_weighted_majority_needs_an_adversary_blind_to_the_coin():
+    shown = bounds.randomized_weighted_majority(2, 5, 0.5, oblivious=True)
+    assert shown.applies and shown.hypotheses[0].name == "oblivious adversary"
+    seen = bounds.randomized_weighted_majority(2, 5, 0.5, oblivious=False)
+    assert not seen.applies and seen.verdict(0.0) is None
+    assert seen.value == shown.value == bounds.randomized_weighted_majority(2, 5, 0.5).value
+
+
+@pytest.mark.parametrize(
+    ("keywords", "failing"),
+    [
+        ({"loss": "absolute"}, None),
+        ({"loss": "squared", "experts_loss": "squared", "advice": (-1, 1)}, None),
+        ({"loss": "zero-one"}, "loss convex"),
+        ({"loss": "absolute", "advice": (-1.0, 2.0)}, "losses in [0, 1]"),
+        ({"loss": "absolute", "advice": (math.nan, math.nan)}, "losses in [0, 1]"),
+        ({"loss": "absolute", "experts_loss": "squared"}, "experts graded by the game's loss"),
+    ],
+)
+def test_exponential_weights_hypotheses(keywords, failing):
+    for bound in (
+        bounds.exponential_weights(4, 1.0, 0.5, **keywords),
+        bounds.exponential_weights_tuned(4, 1.0, **keywords),
+    ):
+        assert bound.applies == (failing is None)
+        if failing is not None:
+            assert bound.reason.startswith(f"{failing} fails: ")
+
+
+def test_the_tuned_corollary_needs_the_best_loss_within_its_tuning():
+    within = bounds.exponential_weights_tuned(4, 1.0, 2.0, loss="absolute")
+    beyond = bounds.exponential_weights_tuned(4, 3.0, 2.0, loss="absolute")
+    assert within.applies and math.isfinite(within.value)
+    assert beyond.value == math.inf and beyond.reason.startswith("L* ≤ L̃ fails: ")
