@@ -327,20 +327,20 @@ def test_exponential_weights_bound_only_for_its_convex_loss():
     assert ExponentialWeights.bound_curve(other) is None
 
 
-def test_exponential_weights_grades_advice_beyond_one_as_the_transcript_does():
-    # advice of 2 loses |2 − 1|/2 = 1/2 against +1 (the absolute loss), never "wrong"
+def test_exponential_weights_grades_advice_beyond_one_by_its_loss_and_the_referee_refuses_it():
+    # used directly, advice of 2 loses |2 − 1|/2 = 1/2 against +1 (the absolute loss),
+    # never "wrong"; in a game the referee refuses such advice before round 1
     from adversaries.replay import Replay
 
-    advice = np.array([[2, -1]] * 10, dtype=np.int64)
+    advice = np.array([2, -1], dtype=np.int64)
     ewa = ExponentialWeights(eta=1.0)
-    tr = play(ewa, Replay(instances=advice, labels=[1] * 10), rounds=10, loss="absolute")
+    for _ in range(10):
+        ewa.predict(advice)
+        ewa.update(advice, 1)
     assert ewa.cumulative_losses.tolist() == [5.0, 10.0]
-    assert ewa.cumulative_losses.tolist() == tr.expert_losses().tolist()
-    assert tr.bound.reason == (
-        "losses in [0, 1] fails: the advice played lies in [-1, 2], not in [-1, 1]: "
-        "an expert's loss may exceed 1"
-    )
-    assert tr.bound.verdict(tr.observed("loss")) is None
+    with pytest.raises(ProtocolError, match="presents vector: they cannot play each other"):
+        play(ExponentialWeights(), Replay(instances=np.array([advice] * 10), labels=[1] * 10),
+             rounds=10, loss="absolute")  # fmt: skip
 
 
 @pytest.mark.parametrize("n", [3, 5000])  # short and long advice are checked two ways
@@ -494,7 +494,9 @@ def test_randomized_weighted_majority_shown_its_distribution_by_two_constant_exp
     assert realised < 0.65 * len(tr)
     absolute = get_loss("absolute")(tr.predictions, tr.labels)
     assert absolute.tolist() == tr.extras["mistake_probability"].tolist()  # q = |p − y|/2
-    assert tr.summary()["forced"]  # the mixture's sign errs every round, as forced
+    s = tr.summary()  # the mixture's sign errs every round, yet that is no forced mistake:
+    assert s["mistakes"] == len(tr) and s["forced"] is None  # the learner is randomised
+    assert "deterministic learner fails" in s["lower_bound_not_applicable"]
 
 
 def test_randomized_weighted_majority_shown_its_draw_by_two_constant_experts():
