@@ -29,7 +29,7 @@ import numpy as np
 
 from game.errors import ParameterError
 from game.players import Source, data_field, integer_at_least, one_of, real_in, rng_field
-from game.theory import ExpertCertificate
+from game.theory import ExpertCertificate, frozen_copy
 from game.theory.bounds import Bound, constant_experts_lower_bound
 
 __all__ = ["AdviceReplay", "ExpertStream", "TwoConstantExperts"]
@@ -39,8 +39,8 @@ MAX_ENTRIES = 1 << 28
 
 
 def _read_only(array: np.ndarray) -> np.ndarray:
-    array.flags.writeable = False
-    return array
+    """The advice in immutable memory: the referee records its rows by reference."""
+    return frozen_copy(array)
 
 
 def _lockstep_plan(adversary: ExpertStream | AdviceReplay, rounds: int) -> tuple | None:

@@ -16,7 +16,7 @@ import numpy as np
 from game.errors import ParameterError, check_instance
 from game.players import Source, data_field
 from game.protocol import INSTANCE_KINDS
-from game.theory import Certificate, HalfspaceCertificate
+from game.theory import Certificate, HalfspaceCertificate, frozen_copy
 from game.transcript import Transcript
 
 __all__ = ["Replay"]
@@ -153,7 +153,8 @@ class Replay:
             if self.instances is not None or self.labels is not None:
                 raise ParameterError("transcript", self.transcript, "None", _EITHER)
             check_instance("transcript", self.transcript, Transcript, "a Transcript")
-            rows = list(self.transcript.raw_instances)
+            raw = self.transcript.raw_instances
+            rows = list(frozen_copy(raw)) if isinstance(raw, np.ndarray) else list(raw)
             ys = self.transcript.labels.tolist()
             self._cert = self.transcript.certificate
         else:
@@ -171,7 +172,7 @@ class Replay:
                 raise ParameterError("labels", self.labels, f"a vector of {X.shape[0]} entries")
             if y.dtype.kind not in "biuf" or (y.size and not np.all(np.abs(y) == 1)):
                 raise ParameterError("labels", self.labels, "a vector of -1 and 1")
-            X.flags.writeable = False
+            X = frozen_copy(X)  # immutable: the referee records its rows by reference
             rows = X.tolist() if X.ndim == 1 else list(X)
             ys = y.astype(np.int64).tolist()
             if self.separator is not None:

@@ -10,8 +10,10 @@ every round (and read them again to weigh the advice), eight times the bytes
 of the int8 advice.
 
 The advice is ±1 int8, as the project's adversaries send it. The adversary
-cycles through 16 advice vectors drawn beforehand, so it costs nothing per
-round and the transcript holds 16 arrays however long the game; it hands over
+cycles through 16 advice vectors drawn beforehand, rows of a block in
+immutable memory as the expert streams hold theirs, so it costs nothing per
+round and the referee records each row by reference (no copy): the
+transcript holds 16 arrays however long the game; it hands over
 no certificate (verifying one would stack the whole game into one array), and
 the learners' ``mistake_bound`` is switched off (it reads the whole game again
 after the last round; it is not part of a round). Games:
@@ -43,6 +45,7 @@ from rich.console import Console
 from rich.table import Table
 
 from game import play
+from game.theory import frozen_copy
 from learners.experts import ExponentialWeights, Halving, WeightedMajority
 from learners.weight_kernels import available, compiled
 
@@ -79,8 +82,8 @@ def games(n: int, rounds: int, rng: np.random.Generator) -> dict[str, Blocks]:
         a[rng.random(n) < 1e-3] *= -1
         a[0] = random[0][0]
         near.append(a)
-    for a in random + near:
-        a.flags.writeable = False
+    random = list(frozen_copy(np.stack(random)))  # rows of immutable blocks, as the
+    near = list(frozen_copy(np.stack(near)))  # expert streams hold their advice: by reference
     outcomes_random = 2 * rng.integers(0, 2, rounds) - 1
 
     def follow(blocks):

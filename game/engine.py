@@ -51,7 +51,7 @@ from game.errors import (
 )
 from game.players import describe_player, kinds_clash
 from game.protocol import Adversary, History, Learner
-from game.theory import Certificate, first_disagreement, get_loss, referee_copy
+from game.theory import Certificate, first_disagreement, get_loss, is_immutable, referee_copy
 from game.theory.bounds import Bound, Hypothesis
 from game.transcript import (
     CompletedInstances,
@@ -225,7 +225,8 @@ def play(
         instance = _reporting(instance, progress, int(rounds))
     record_more = record.per_round()  # None for a plain game: nothing more to record
     t = stage = 0  # the round and its call (numbered as in _STAGES) that a failure names
-    sealed = None  # a read-only block whose rows need no further check
+    sealed = None  # a read-only block whose rows need no view
+    frozen = None  # a block in immutable memory: its rows are recorded by reference
     try:
         for t in range(1, rounds + 1):
             stage = 1
@@ -233,18 +234,22 @@ def play(
             if x is None:
                 break
             if x.__class__ is _ndarray:
-                if x.shape == shape and x.dtype is dtype and t <= cap:
-                    buf[t - 1] = x  # the referee's copy, taken before anyone sees x again
+                base = x.base
+                if base is frozen and frozen is not None:
+                    buf, shape, dtype, cap = store(x, t, True)
                 else:
-                    buf, shape, dtype, cap = store(x, t)
-                if x.base is not sealed or sealed is None:
-                    if x.flags.writeable:  # players get a read-only view: a write raises
-                        x = x.view()
-                        x.flags.writeable = False
-                    else:  # a row of a read-only block: its next rows pass the check above
-                        base = x.base
-                        if base is not None and not base.flags.writeable:
-                            sealed = base
+                    if x.shape == shape and x.dtype is dtype and t <= cap:
+                        buf[t - 1] = x  # the referee's copy, taken before anyone sees x again
+                    else:
+                        buf, shape, dtype, cap = store(x, t)
+                    if base is not sealed or sealed is None:
+                        if x.flags.writeable:  # players get a read-only view: a write raises
+                            x = x.view()
+                            x.flags.writeable = False
+                        elif base.__class__ is _ndarray and not base.flags.writeable:
+                            sealed = base  # a read-only block: its next rows need no view
+                            if is_immutable(base):  # and no write can ever change them
+                                frozen = base
             else:
                 buf, shape, dtype, cap = store(x, t)
             stage = 2
@@ -622,7 +627,7 @@ def settle(transcript: Transcript, learner: Learner, adversary: Adversary) -> Ga
     >>> tr.certificate_verified
     False
     """
-    fault = instance_fault(transcript.instances, getattr(adversary, "presents", None))
+    fault = instance_fault(transcript.raw_instances, getattr(adversary, "presents", None))
     if fault is not None:
         return _refused(adversary, *fault)
     role, method = "adversary", "certificate"

@@ -17,6 +17,8 @@ from game.theory._certificates import (
     ExpertCertificate,
     HalfspaceCertificate,
     first_disagreement,
+    frozen_copy,
+    is_immutable,
 )
 from game.theory._losses import (
     LOSSES,
@@ -63,7 +65,9 @@ __all__ = [
     "certificate_from_dict",
     "expert_losses",
     "first_disagreement",
+    "frozen_copy",
     "get_loss",
+    "is_immutable",
     "margin_perceptron_claims",
     "perfect_experts",
     "predicted_label",

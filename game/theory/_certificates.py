@@ -44,21 +44,53 @@ import numpy as np
 from game.errors import CertificateError, ParameterError, check_integer
 from game.theory._numerics import vector_norm
 
-__all__ = ["Certificate", "ExpertCertificate", "HalfspaceCertificate", "first_disagreement"]
+__all__ = [
+    "Certificate",
+    "ExpertCertificate",
+    "HalfspaceCertificate",
+    "first_disagreement",
+    "frozen_copy",
+    "is_immutable",
+]
 
 
 # -- helpers shared with the concept classes ---------------------------------------
 
 
-def _frozen(array: np.ndarray) -> np.ndarray:
+def frozen_copy(array: np.ndarray) -> np.ndarray:
     """A copy of ``array`` backed by an immutable ``bytes`` buffer.
 
     Its ``writeable`` flag cannot be set again (numpy refuses, with a
     ValueError, for memory it does not own and that is read-only), so no write
-    through it or its base changes what a certificate holds.
+    through it or its base changes what a certificate, or the record, holds.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> a = frozen_copy(np.arange(3.0))
+    >>> is_immutable(a), is_immutable(np.arange(3.0))
+    (True, False)
     """
     array = np.ascontiguousarray(array)
     return np.frombuffer(array.tobytes(), dtype=array.dtype).reshape(array.shape)
+
+
+def is_immutable(array: np.ndarray) -> bool:
+    """Whether no write can ever change ``array``'s memory (it is read-only for good).
+
+    True for memory numpy cannot make writable again (an immutable buffer
+    such as :func:`frozen_copy`'s); an array that is merely read-only, whose
+    flag its owner could set back, is not. The check tries to set the flag and
+    puts it back.
+    """
+    if array.flags.writeable:
+        return False
+    try:
+        array.flags.writeable = True
+    except ValueError:
+        return True
+    array.flags.writeable = False
+    return False
 
 
 def _rebuilt(cls: type[Certificate], params: dict[str, Any], realizable: bool) -> Certificate:
@@ -281,7 +313,7 @@ def _float_vector(value) -> np.ndarray:
     array = array.astype(np.float64)
     if not np.all(np.isfinite(array)):
         raise ParameterError("weights", value, expected)
-    return _frozen(array)
+    return frozen_copy(array)
 
 
 @attrs.frozen(eq=False)

@@ -2,12 +2,14 @@
 
 The engine copies every instance into an :class:`InstanceColumn` the moment the
 adversary hands it over, before any player sees it again; what the players
-keep, reuse or write afterwards never reaches the record. Instances of one
-shape and dtype go into one preallocated array, grown geometrically (the
-transcript's instance column is a view of it, no stacking at the end); points
-of a finite class into an int64 column; anything else, or instances whose
-shapes differ, into a list of read-only copies (points of a finite class, Python
-ints, are immutable and kept as they are).
+keep, reuse or write afterwards never reaches the record. Rows of a block in
+immutable memory (:func:`game.theory.frozen_copy`, as ``Replay`` and the
+expert streams hold their data) cannot change, so they are recorded by
+reference: the engine checks that once per block (:func:`game.theory.is_immutable`).
+Instances of one shape and dtype go into one preallocated array, grown
+geometrically (the transcript's instance column is a view of it, no stacking
+at the end); anything else (points of a finite class, which are immutable
+Python ints; instances whose shapes differ) into a list.
 
 :func:`instance_fault` finds the first recorded instance the game cannot
 accept: a non-finite number, or advice outside [-1, 1].
@@ -76,8 +78,19 @@ class InstanceColumn:
         self._buf: np.ndarray | None = None
         self._list: list | None = None
 
-    def store(self, x: Any, t: int) -> tuple:
-        """Record round t's instance ``x`` (the slow path); the loop's new state."""
+    def store(self, x: Any, t: int, immutable: bool = False) -> tuple:
+        """Record round t's instance ``x`` (the slow path); the loop's new state.
+
+        ``immutable`` says ``x`` lives in memory no write can change
+        (:func:`game.theory.is_immutable` of its block): it is recorded by
+        reference, not copied, and the column becomes a list.
+        """
+        if immutable:
+            if self._list is None:
+                self._to_list(t - 1)
+            del self._list[t - 1 :]
+            self._list.append(x)
+            return None, None, None, 0
         if self._list is None:
             array = _as_row(x)
             if array is not None:
@@ -176,11 +189,14 @@ def instance_fault(instances: Any, kind: str | None) -> tuple[int, str] | None:
     """
     if isinstance(instances, np.ndarray):
         return _array_fault(instances, kind, 0)
+    seen: set[int] = set()  # rows by reference repeat: each distinct array is checked once
     for i, x in enumerate(instances):
-        if isinstance(x, np.ndarray) or isinstance(x, float):
+        if isinstance(x, np.ndarray | float) and id(x) not in seen:
             fault = _array_fault(np.asarray(x)[None, ...], kind, i)
             if fault is not None:
                 return fault
+            if isinstance(x, np.ndarray):
+                seen.add(id(x))
     return None
 
 

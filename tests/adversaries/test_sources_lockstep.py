@@ -99,12 +99,12 @@ def test_replays_of_one_sequence_share_it_and_still_equal_serial_games():
         assert same(b, play(Perceptron(**params), Replay(instances=X, labels=[1, 1, -1]), rounds=2))
 
 
-def test_a_declined_batch_still_equals_serial_play():
-    # instances the engine sees as strided rows (a Fortran-ordered array): declined, played serially
+def test_a_fortran_ordered_replay_plays_in_lockstep_as_serial_play():
+    # the replay keeps its rows in immutable C-ordered memory, so strided input plays in lockstep
     X = np.asfortranarray(np.random.default_rng(1).standard_normal((30, 5)))
     labels = np.where(X[:, 0] >= 0, 1, -1)
     replays = [Replay(instances=X, labels=labels) for _ in range(2)]
-    assert not lockstep_supported([Perceptron(), Perceptron()], replays, 30)
+    assert lockstep_supported([Perceptron(), Perceptron()], replays, 30)
     games = play_batch([Perceptron(), Perceptron()], replays, rounds=30)
     assert same(games[0], play(Perceptron(), Replay(instances=X, labels=labels), rounds=30))
 

@@ -877,3 +877,43 @@ def test_settle_and_extras_clash_are_public_in_the_engine_not_in_the_facade():
 
     assert {"settle", "extras_clash", "play", "game_header"} <= set(game.engine.__all__)
     assert not {"settle", "extras_clash"} & set(game.__all__)
+
+
+# -- the record ---------------------------------------------------------------------------
+
+
+def test_rows_of_immutable_memory_are_recorded_by_reference_others_are_copied():
+    from adversaries import Replay
+    from game.theory import frozen_copy, is_immutable
+
+    X = np.random.default_rng(0).standard_normal((6, 3))
+    y = np.where(X[:, 0] >= 0, 1, -1)
+    replay = Replay(instances=X, labels=y)  # holds its rows in immutable memory
+    tr = play(Perceptron(), replay, rounds=6)
+    rows = tr.raw_instances
+    assert all(is_immutable(r.base) for r in rows[1:])  # by reference: nothing to copy
+    assert np.array_equal(tr.instances, X)
+
+    class ReadOnlyBlock:  # read-only, but its owner can make it writable again
+        presents = "vector"
+
+        def __init__(self):
+            self.block, self.t = X.copy(), 0
+            self.block.flags.writeable = False
+
+        def instance(self, history):
+            self.t += 1
+            return self.block[self.t - 1] if self.t <= 6 else None
+
+        def label(self, x, p, history):
+            return int(y[self.t - 1])
+
+        def certificate(self):
+            return None
+
+    adversary = ReadOnlyBlock()
+    tr = play(Perceptron(), adversary, rounds=6)
+    adversary.block.flags.writeable = True
+    adversary.block[:] = 0.0  # the owner writes after the game: the record is a copy
+    assert np.array_equal(tr.instances, X) and not np.shares_memory(tr.instances, adversary.block)
+    assert is_immutable(frozen_copy(X)) and not is_immutable(adversary.block)

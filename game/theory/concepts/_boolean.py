@@ -57,7 +57,7 @@ import attrs
 import numpy as np
 
 from game.errors import ParameterError, check_choice, check_integer
-from game.theory._certificates import Certificate, _frozen, _rebuilt, _rounds, _unfit
+from game.theory._certificates import Certificate, _rebuilt, _rounds, _unfit, frozen_copy
 
 __all__ = [
     "CONCEPT_KINDS",
@@ -212,7 +212,7 @@ def _check_range(literals, variables: int, parameter: str) -> None:
 
 def _indices(literals, negated: bool) -> np.ndarray:
     index = [lit.variable for lit in literals if lit.negated == negated]
-    return _frozen(np.array(index, dtype=np.intp))
+    return frozen_copy(np.array(index, dtype=np.intp))
 
 
 # -- regions -------------------------------------------------------------------

@@ -65,7 +65,7 @@ import attrs
 import numpy as np
 
 from game.errors import ParameterError, check_integer
-from game.theory._certificates import Certificate, _frozen, _rebuilt, _rounds, _unfit
+from game.theory._certificates import Certificate, _rebuilt, _rounds, _unfit, frozen_copy
 
 __all__ = [
     "BUILDERS",
@@ -488,7 +488,7 @@ def _as_row(value: Any) -> np.ndarray:
     row = np.asarray(value)
     if row.ndim != 1:
         raise ValueError(f"a hypothesis's row is 1-D, got shape {row.shape}")
-    return _frozen(_as_matrix(row[None, :])[0])
+    return frozen_copy(_as_matrix(row[None, :])[0])
 
 
 def _row_index(value: Any) -> int | None:
