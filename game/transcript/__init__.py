@@ -3,7 +3,12 @@ file (writer and reader), the digest, and the referee's own copy of the
 instances (:class:`InstanceColumn`).
 """
 
-from game.transcript._columns import CompletedInstances, InstanceColumn, instance_fault
+from game.transcript._columns import (
+    CompletedInstances,
+    InstanceColumn,
+    NotNumbers,
+    instance_fault,
+)
 from game.transcript._digest import canonical, digest_columns
 from game.transcript._format import FORMAT, VERSION
 from game.transcript._transcript import Round, Transcript, TranscriptWriter, versions
@@ -13,6 +18,7 @@ __all__ = [
     "VERSION",
     "CompletedInstances",
     "InstanceColumn",
+    "NotNumbers",
     "Round",
     "Transcript",
     "TranscriptWriter",

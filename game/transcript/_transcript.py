@@ -25,6 +25,7 @@ True
 
 from __future__ import annotations
 
+import copy
 import json
 import operator
 import os
@@ -45,6 +46,7 @@ from game.theory import (
     expert_losses,
     first_disagreement,
     get_loss,
+    referee_copy,
     regret,
 )
 from game.theory.bounds import Bound
@@ -112,6 +114,17 @@ class Round:
     updated: bool
     extras: dict = attrs.field(factory=dict)
     snapshot: dict | None = attrs.field(default=None, eq=attrs.cmp_using(eq=_same))
+
+
+def _nobody_writes(array: np.ndarray) -> bool:
+    """Whether numpy refuses to write ``array``, now and after its flag is set again."""
+    if array.flags.writeable:
+        return False
+    try:
+        array.view().flags.writeable = True
+    except ValueError:
+        return True
+    return False
 
 
 def _stack(instances: list):
@@ -374,6 +387,52 @@ class Transcript:
 
     __hash__ = None
 
+    def copy(self) -> Transcript:
+        """A copy that shares nothing a write can reach: what is done to it never reaches this one.
+
+        The columns, header, extras and snapshots are copied (the instances
+        are shared when numpy will not write them, as the referee's own column),
+        and the certificate is rebuilt through the table of kinds. A player
+        that computes its bound from the game (``mistake_bound``) is handed such
+        a copy, so nothing it writes or assigns changes the record.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from game import play
+        >>> from learners import Perceptron
+        >>> from adversaries import SeparableStream
+        >>> tr = play(Perceptron(), SeparableStream(3, 0.2, 1.0, np.random.default_rng(0)),
+        ...           rounds=20)
+        >>> other = tr.copy()
+        >>> other.labels[:] = 1; other.header["rounds"] = 0; other.status = "aborted"
+        >>> other == tr, tr.header["rounds"], tr.status
+        (False, 20, 'complete')
+        """
+        raw = self.raw_instances
+        if isinstance(raw, np.ndarray):
+            raw = raw if _nobody_writes(raw) else raw.copy()
+        else:
+            raw = copy.deepcopy(list(raw))
+        return Transcript(
+            header=copy.deepcopy(self.header),
+            raw_instances=raw,
+            predictions=self.predictions.copy(),
+            labels=self.labels.copy(),
+            updated=self.updated.copy(),
+            extras={k: np.array(v) for k, v in self.extras.items()},
+            snapshots=copy.deepcopy(self.snapshots),
+            certificate=None if self.certificate is None else referee_copy(self.certificate),
+            certificate_verified=self.certificate_verified,
+            bound=self.bound,
+            lower_bound=self.lower_bound,
+            status=self.status,
+            reason=self.reason,
+            wall_time=self.wall_time,
+            initial_snapshot=copy.deepcopy(self.initial_snapshot),
+            unchecked=self.unchecked,
+        )
+
     # -- summary ---------------------------------------------------------------
     @property
     def within_bound(self) -> bool | None:
@@ -526,7 +585,7 @@ def _recompute(transcript: Transcript, recorded: dict, where: str) -> None:
         return
     try:
         bound_fn = getattr(learner, "mistake_bound", None)
-        bound = bound_fn(transcript) if bound_fn is not None else None
+        bound = bound_fn(transcript.copy()) if bound_fn is not None else None
     except Exception as exc:
         raise TranscriptError(
             f"{where}: the learner's bound cannot be recomputed from the rounds: "
