@@ -57,7 +57,7 @@ from game.errors import (
 from game.players import describe_player, kinds_clash
 from game.protocol import Adversary, History, Learner
 from game.theory import Certificate, first_disagreement, get_loss, referee_copy
-from game.theory.bounds import Bound, Hypothesis
+from game.theory.bounds import Bound
 from game.transcript import (
     CompletedInstances,
     InstanceColumn,
@@ -65,6 +65,7 @@ from game.transcript import (
     Transcript,
     TranscriptWriter,
     instance_fault,
+    lower_bound_hypotheses,
     versions,
 )
 
@@ -654,7 +655,7 @@ def settle(transcript: Transcript, learner: Learner, adversary: Adversary) -> Ga
         lower_fn = getattr(adversary, "lower_bound", None)
         if lower_fn is not None:
             lower = _bound(lower_fn(), adversary, "adversary", method)
-            transcript.lower_bound = _lower_hypotheses(lower, transcript, learner)
+            transcript.lower_bound = lower_bound_hypotheses(lower, transcript, learner)
     except GameError as exc:
         return exc
     except Exception as exc:
@@ -665,38 +666,6 @@ def settle(transcript: Transcript, learner: Learner, adversary: Adversary) -> Ga
     if transcript.bound is not None and math.isnan(transcript.bound.value):
         return ProtocolError(f"{_who('learner', learner)}: mistake_bound returned NaN")
     return None
-
-
-def _lower_hypotheses(lower: Bound | None, transcript: Transcript, learner: Any) -> Bound | None:
-    """A lower bound with what the referee checks of its theorem on the game.
-
-    A lower bound on mistakes holds for deterministic learners (a learner
-    that randomises shows its mixture, which is not its mistakes), and one
-    forced with a realizable certificate (or none) needs that certificate
-    verified on every round; a comparator (``realizable=False``) claims no
-    realizability.
-    """
-    if lower is None or lower.kind != "lower":
-        return lower
-    hypotheses = []
-    declared = getattr(learner, "deterministic", None)
-    who = _who("learner", learner)
-    if declared is True:
-        hypotheses.append(Hypothesis("deterministic learner", True, f"{who} declares it"))
-    elif declared is False:
-        hypotheses.append(
-            Hypothesis("deterministic learner", False, f"{who} randomises its predictions")
-        )
-    else:
-        hypotheses.append(
-            Hypothesis("deterministic learner", False, f"{who} does not declare `deterministic`")
-        )
-    certificate = transcript.certificate
-    if certificate is None or certificate.realizable:
-        verified = transcript.certificate_verified is True
-        detail = "the certificate agrees with every round" if verified else "no certificate"
-        hypotheses.append(Hypothesis("labels realizable", verified, detail))
-    return lower.given(*hypotheses)
 
 
 def _verify(

@@ -11,7 +11,13 @@ from game.transcript._columns import (
 )
 from game.transcript._digest import canonical, digest_columns
 from game.transcript._format import FORMAT, VERSION
-from game.transcript._transcript import Round, Transcript, TranscriptWriter, versions
+from game.transcript._transcript import (
+    Round,
+    Transcript,
+    TranscriptWriter,
+    lower_bound_hypotheses,
+    versions,
+)
 
 __all__ = [
     "FORMAT",
@@ -25,5 +31,6 @@ __all__ = [
     "canonical",
     "digest_columns",
     "instance_fault",
+    "lower_bound_hypotheses",
     "versions",
 ]
