@@ -6,12 +6,17 @@ instance, predict, label, update, record. What surrounds it lives in helpers:
 - the checks on the players' answers have a fast path inline (one comparison
   each) and a slow path in :func:`_prediction`, :func:`_label` and
   :func:`_updated`, called only when the fast one fails;
-- a :class:`_Recorder` owns the columns (four Python lists, turned into a
-  :class:`~game.transcript.Transcript` when the game ends), the optional
+- a :class:`_Recorder` owns the columns (the referee's copy of the instances,
+  an :class:`~game.transcript.InstanceColumn`, and three Python lists, turned
+  into a :class:`~game.transcript.Transcript` when the game ends), the optional
   per-round record (snapshots, extras, the JSON Lines file) and the abort path;
   a plain game (no snapshots, no extras, no file) has no per-round record at
-  all, so its round costs four list appends and one identity check over the
-  players' own calls;
+  all, so its round costs one row copy, three list appends and one identity
+  check over the players' own calls;
+- the players are handed the referee's copy of each instance, never the
+  adversary's object, through memory numpy will not write: no write by either
+  player reaches the record, the other player's view of the round, or the
+  adversary's own arrays;
 - :func:`settle` asks for the certificate and the bounds after the game;
 - the header is built by :func:`game_header`, the one place a header is built.
 
@@ -52,13 +57,15 @@ from game.errors import (
 from game.players import describe_player, kinds_clash
 from game.protocol import Adversary, History, Learner
 from game.theory import Certificate, first_disagreement, get_loss, is_immutable, referee_copy
-from game.theory.bounds import Bound, Hypothesis
+from game.theory.bounds import Bound
 from game.transcript import (
     CompletedInstances,
     InstanceColumn,
+    NotNumbers,
     Transcript,
     TranscriptWriter,
     instance_fault,
+    lower_bound_hypotheses,
     versions,
 )
 
@@ -198,8 +205,11 @@ def play(
     ProtocolError
         A player broke the protocol (a prediction outside [-1, 1] or NaN, a label
         other than ±1, an ``update`` that returned no bool) or raised: the message
-        names the player, the round and the value. The file written so far keeps
-        every complete round and a footer marked aborted.
+        names the player, the round and the value. An instance that is not real
+        numbers is refused as it is presented, a non-finite one (or advice
+        outside [-1, 1]) at the latest after the game, naming the adversary and
+        the round. The file written so far keeps every complete round and a
+        footer marked aborted.
     CertificateError
         The adversary's realizable certificate contradicts a label; names the
         first such round. The transcript file is completed first.
@@ -217,7 +227,8 @@ def play(
     record = _Recorder.open(learner, adversary, header, snapshots=snapshots, out=out)
     ps, ys, us = record.ps, record.ys, record.us
     store = record.xs.store  # the slow path of the copy; the loop writes rows itself
-    buf, shape, dtype, cap = None, None, None, 0  # the column's state (store returns it)
+    # the column's state (store returns it): its buffer, the view of it players are handed
+    buf, view, shape, dtype, cap = None, None, None, None, 0
     history = History(CompletedInstances(record.xs, ys), ps, ys)
     instance, predict = adversary.instance, learner.predict
     label, update = adversary.label, learner.update
@@ -225,7 +236,6 @@ def play(
         instance = _reporting(instance, progress, int(rounds))
     record_more = record.per_round()  # None for a plain game: nothing more to record
     t = stage = 0  # the round and its call (numbered as in _STAGES) that a failure names
-    sealed = None  # a read-only block whose rows need no view
     frozen = None  # a block in immutable memory: its rows are recorded by reference
     try:
         for t in range(1, rounds + 1):
@@ -235,23 +245,18 @@ def play(
                 break
             if x.__class__ is _ndarray:
                 base = x.base
-                if base is frozen and frozen is not None:
-                    buf, shape, dtype, cap = store(x, t, True)
+                if base is frozen and frozen is not None:  # immutable: kept by reference
+                    x, buf, view, shape, dtype, cap = store(x, t, True)
+                elif x.shape == shape and x.dtype is dtype and t <= cap:
+                    buf[t - 1] = x  # the referee's copy, taken before anyone sees x again
+                    x = view[t - 1]  # players see that copy, through memory they cannot write
+                elif frozen is None and base.__class__ is _ndarray and is_immutable(base):
+                    frozen = base  # rows of a block no write can ever change
+                    x, buf, view, shape, dtype, cap = store(x, t, True)
                 else:
-                    if x.shape == shape and x.dtype is dtype and t <= cap:
-                        buf[t - 1] = x  # the referee's copy, taken before anyone sees x again
-                    else:
-                        buf, shape, dtype, cap = store(x, t)
-                    if base is not sealed or sealed is None:
-                        if x.flags.writeable:  # players get a read-only view: a write raises
-                            x = x.view()
-                            x.flags.writeable = False
-                        elif base.__class__ is _ndarray and not base.flags.writeable:
-                            sealed = base  # a read-only block: its next rows need no view
-                            if is_immutable(base):  # and no write can ever change them
-                                frozen = base
+                    x, buf, view, shape, dtype, cap = store(x, t)
             else:
-                buf, shape, dtype, cap = store(x, t)
+                x, buf, view, shape, dtype, cap = store(x, t)
             stage = 2
             p = predict(x)
             if p.__class__ is not float or not -1.0 <= p <= 1.0:
@@ -446,6 +451,8 @@ class _Recorder:
         if stage >= 2 and len(self.xs) >= t:  # round t's instance was recorded
             presents = getattr(self.adversary, "presents", None)
             fault = instance_fault([self.xs[t - 1]], presents)
+        if isinstance(exc, NotNumbers):  # round t's instance, refused before it was recorded
+            fault = (t - 1, exc.why)
         if fault is not None and isinstance(exc, Exception):  # a bad instance, not its player
             error: BaseException = _refused(self.adversary, t - 1, fault[1])
         elif isinstance(exc, GameError) or not isinstance(exc, Exception):
@@ -627,7 +634,7 @@ def settle(transcript: Transcript, learner: Learner, adversary: Adversary) -> Ga
     >>> tr.certificate_verified
     False
     """
-    fault = instance_fault(transcript.raw_instances, getattr(adversary, "presents", None))
+    fault = instance_fault(transcript.instances, getattr(adversary, "presents", None))
     if fault is not None:
         return _refused(adversary, *fault)
     role, method = "adversary", "certificate"
@@ -652,13 +659,13 @@ def settle(transcript: Transcript, learner: Learner, adversary: Adversary) -> Ga
                 return failure
         role, method = "learner", "mistake_bound"
         bound_fn = getattr(learner, "mistake_bound", None)
-        if bound_fn is not None:
-            transcript.bound = _bound(bound_fn(transcript), learner, "learner", method)
+        if bound_fn is not None:  # handed a copy: what it writes never reaches the record
+            transcript.bound = _bound(bound_fn(transcript.copy()), learner, "learner", method)
         role, method = "adversary", "lower_bound"
         lower_fn = getattr(adversary, "lower_bound", None)
         if lower_fn is not None:
             lower = _bound(lower_fn(), adversary, "adversary", method)
-            transcript.lower_bound = _lower_hypotheses(lower, transcript, learner)
+            transcript.lower_bound = lower_bound_hypotheses(lower, transcript, learner)
     except GameError as exc:
         return exc
     except Exception as exc:
@@ -669,38 +676,6 @@ def settle(transcript: Transcript, learner: Learner, adversary: Adversary) -> Ga
     if transcript.bound is not None and math.isnan(transcript.bound.value):
         return ProtocolError(f"{_who('learner', learner)}: mistake_bound returned NaN")
     return None
-
-
-def _lower_hypotheses(lower: Bound | None, transcript: Transcript, learner: Any) -> Bound | None:
-    """A lower bound with what the referee checks of its theorem on the game.
-
-    A lower bound on mistakes holds for deterministic learners (a learner
-    that randomises shows its mixture, which is not its mistakes), and one
-    forced with a realizable certificate (or none) needs that certificate
-    verified on every round; a comparator (``realizable=False``) claims no
-    realizability.
-    """
-    if lower is None or lower.kind != "lower":
-        return lower
-    hypotheses = []
-    declared = getattr(learner, "deterministic", None)
-    who = _who("learner", learner)
-    if declared is True:
-        hypotheses.append(Hypothesis("deterministic learner", True, f"{who} declares it"))
-    elif declared is False:
-        hypotheses.append(
-            Hypothesis("deterministic learner", False, f"{who} randomises its predictions")
-        )
-    else:
-        hypotheses.append(
-            Hypothesis("deterministic learner", False, f"{who} does not declare `deterministic`")
-        )
-    certificate = transcript.certificate
-    if certificate is None or certificate.realizable:
-        verified = transcript.certificate_verified is True
-        detail = "the certificate agrees with every round" if verified else "no certificate"
-        hypotheses.append(Hypothesis("labels realizable", verified, detail))
-    return lower.given(*hypotheses)
 
 
 def _verify(

@@ -410,9 +410,10 @@ def rebuild(header: dict, role: str) -> tuple[Any, str | None]:
     parameter comes from the header, except what a scenario supplies: a
     generator (a fresh one: what a player computes after the game does not
     depend on its draws), the game's loss, and the finite class of the
-    scenario's ``[concept_class]`` builder table. A parameter the header
-    records only by a description (an array too large to write, a data file's
-    content) leaves the player unbuilt.
+    scenario's ``[concept_class]`` builder table (none when the header records
+    the player had none). A parameter the header records only by a
+    description (an array too large to write, a data file's content), or one
+    the player does not have, leaves the player unbuilt.
 
     Parameters
     ----------
@@ -428,6 +429,12 @@ def rebuild(header: dict, role: str) -> tuple[Any, str | None]:
     ('Perceptron', None)
     >>> rebuild({"learner": {"name": "x.y:Z", "params": {}}}, "learner")
     (None, "learner 'x.y:Z' is not a registered player")
+    >>> rebuild({"learner": {"name": "perceptron", "params": {"eta": 2}}}, "learner")
+    (None, "learner 'perceptron' has no parameter 'eta'")
+    >>> player, _ = rebuild({"learner": {"name": "halving", "params": {"concept_class": None}}},
+    ...                     "learner")
+    >>> player.concept_class is None
+    True
     """
     entry = header.get(role)
     if not isinstance(entry, dict) or not isinstance(entry.get("params", {}), dict):
@@ -438,14 +445,20 @@ def rebuild(header: dict, role: str) -> tuple[Any, str | None]:
     except GameError:
         return None, f"{role} {name!r} is not a registered player"
     given = entry.get("params", {})
+    declared = parameters(cls)
+    unknown = sorted(set(given) - {p["name"] for p in declared})
+    if unknown:
+        return None, f"{role} {name!r} has no parameter {unknown[0]!r}"
     kwargs: dict[str, Any] = {}
-    for p in parameters(cls):
+    for p in declared:
         key, what = p["name"], p["supplied"]
         if what == "rng":
             kwargs[key] = np.random.default_rng(0)
         elif what == "loss":
             kwargs[key] = given.get(key, header.get("loss", "zero-one"))
         elif what == "concept_class":
+            if key in given and given[key] is None:
+                continue  # the player was built without one
             built = _header_class(header)
             if built is None:
                 return None, f"{role} {name!r}: its finite class is not in the header"

@@ -2,14 +2,23 @@
 
 The engine copies every instance into an :class:`InstanceColumn` the moment the
 adversary hands it over, before any player sees it again; what the players
-keep, reuse or write afterwards never reaches the record. Rows of a block in
-immutable memory (:func:`game.theory.frozen_copy`, as ``Replay`` and the
-expert streams hold their data) cannot change, so they are recorded by
-reference: the engine checks that once per block (:func:`game.theory.is_immutable`).
-Instances of one shape and dtype go into one preallocated array, grown
-geometrically (the transcript's instance column is a view of it, no stacking
-at the end); anything else (points of a finite class, which are immutable
-Python ints; instances whose shapes differ) into a list.
+keep, reuse or write afterwards never reaches the record. Instances of one
+shape and dtype go into one preallocated array, grown geometrically (the
+transcript's instance column is a view of it, no stacking at the end); points
+of a finite class into an int64 column; anything else, or instances whose
+shapes differ, into a list of read-only copies (points of a finite class, Python
+ints, are immutable and kept as they are; lists are copied whole).
+
+Rows of a block in immutable memory (:func:`game.theory.frozen_copy`, as
+``Replay`` and the expert streams hold their data) cannot change, so they are
+recorded by reference and handed over as they are; the engine checks that
+once per block (:func:`game.theory.is_immutable`).
+
+The players are otherwise handed the referee's copy, never the adversary's object:
+a row of the column seen through memory numpy will not write (its
+``writeable`` flag cannot be set again, on it or on its ``base``), so neither
+player can change the record, what the other player sees of the round, or the
+adversary's own arrays.
 
 :func:`instance_fault` finds the first recorded instance the game cannot
 accept: a non-finite number, or advice outside [-1, 1].
@@ -24,18 +33,24 @@ True
 >>> x[0] = 99.0  # the adversary reuses its buffer: the record keeps round 1 as it was
 >>> column.rows(1).tolist()
 [[1.0, 2.0]]
+>>> shown = column.shown(1)  # what the players are handed: the record, unwritable
+>>> shown.flags.writeable = True
+Traceback (most recent call last):
+...
+ValueError: cannot set WRITEABLE flag to True of this array
 >>> instance_fault(np.array([[0.5, np.nan]]), "vector")
 (0, 'a non-finite number (nan) at coordinate 1')
 """
 
 from __future__ import annotations
 
+import copy
 import os
 from typing import Any
 
 import numpy as np
 
-__all__ = ["CompletedInstances", "InstanceColumn", "instance_fault"]
+__all__ = ["CompletedInstances", "InstanceColumn", "NotNumbers", "instance_fault"]
 
 
 def _reserve() -> int:
@@ -60,10 +75,11 @@ class InstanceColumn:
     """Every instance of a game as the referee received it, copied.
 
     The engine's loop writes a row itself while the instance has the
-    column's shape and dtype and there is room (``buf[t - 1] = x``), and calls
-    :meth:`store` otherwise; :meth:`store` returns the state the loop keeps
-    (buffer, row shape, dtype, capacity), with a shape of None once the column
-    is a list.
+    column's shape and dtype and there is room (``buf[t - 1] = x``), hands
+    the players ``view[t - 1]``, and calls :meth:`store` otherwise;
+    :meth:`store` returns what to hand the players and the state the loop
+    keeps (buffer, its unwritable view, row shape, dtype, capacity), with a
+    shape of None once the column is a list.
 
     Parameters
     ----------
@@ -71,26 +87,32 @@ class InstanceColumn:
         The most rounds of the game: the column never grows beyond them.
     """
 
-    __slots__ = ("_buf", "_list", "_rounds")
+    __slots__ = ("_buf", "_list", "_rounds", "_view")
 
     def __init__(self, rounds: int):
         self._rounds = max(int(rounds), 1)
         self._buf: np.ndarray | None = None
+        self._view: np.ndarray | None = None
         self._list: list | None = None
 
     def store(self, x: Any, t: int, immutable: bool = False) -> tuple:
-        """Record round t's instance ``x`` (the slow path); the loop's new state.
+        """Record round t's instance ``x`` (the slow path); what the players see, the loop's state.
 
-        ``immutable`` says ``x`` lives in memory no write can change
-        (:func:`game.theory.is_immutable` of its block): it is recorded by
-        reference, not copied, and the column becomes a list.
+        ``immutable`` says ``x`` is a row of a block in memory no write can
+        change (:func:`game.theory.is_immutable`): it is recorded by reference,
+        not copied, and handed to the players as it is; the column becomes a list.
+
+        Raises :class:`NotNumbers` for an instance that is not numbers (the
+        referee records and digests numbers only); an array of Python numbers
+        is recorded, and shown, as floats.
         """
-        if immutable:
+        if immutable:  # a row of memory no write can change: recorded and shown as it is
             if self._list is None:
                 self._to_list(t - 1)
             del self._list[t - 1 :]
             self._list.append(x)
-            return None, None, None, 0
+            return x, None, None, None, None, 0
+        x = _numbers(x)
         if self._list is None:
             array = _as_row(x)
             if array is not None:
@@ -101,20 +123,18 @@ class InstanceColumn:
                     if t > buf.shape[0]:
                         buf = self._grow(t)
                     buf[t - 1] = array
-                    return self._state()
+                    view = self._view
+                    return view[t - 1], buf, view, buf.shape[1:], buf.dtype, buf.shape[0]
             self._to_list(t - 1)
         del self._list[t - 1 :]
         self._list.append(_frozen(x))
-        return None, None, None, 0
-
-    def _state(self) -> tuple:
-        buf = self._buf
-        return buf, buf.shape[1:], buf.dtype, buf.shape[0]
+        return self.shown(t), None, None, None, None, 0
 
     def _first(self, array: np.ndarray) -> np.ndarray:
         row_bytes = max(array.nbytes, 1)
         cap = min(self._rounds, max(1024, _FIRST_BYTES // row_bytes))
         self._buf = np.empty((cap, *array.shape), dtype=array.dtype)
+        self._view = _unwritable(self._buf)
         return self._buf
 
     def _grow(self, t: int) -> np.ndarray:
@@ -123,24 +143,34 @@ class InstanceColumn:
         buf = np.empty((cap, *old.shape[1:]), dtype=old.dtype)
         buf[: old.shape[0]] = old
         self._buf = buf
+        self._view = _unwritable(buf)
         return buf
 
     def _to_list(self, n: int) -> None:
         """From now on a list: the rows recorded so far become read-only copies."""
         buf = self._buf
         self._list = [] if buf is None else [_frozen(buf[i]) for i in range(n)]
-        self._buf = None
+        self._buf = self._view = None
+
+    def shown(self, t: int) -> Any:
+        """Round t's instance as the players see it: the record, through memory nobody writes.
+
+        A row of the column's unwritable view; from a list, the recorded
+        array itself (unwritable too) or a copy of a recorded list.
+        """
+        if self._list is None:
+            return self._view[t - 1]
+        x = self._list[t - 1]
+        return copy.deepcopy(x) if isinstance(x, list | dict) else x
 
     def rows(self, n: int):
-        """The first n instances: a read-only array (a list when shapes or types differ)."""
+        """The first n instances: an array nobody can write (a list when shapes or types differ)."""
         if self._list is not None:
             return self._list[:n]
         buf = self._buf
         if buf is None or n == 0:
             return []
-        rows = buf[:n] if 2 * n > buf.shape[0] else buf[:n].copy()
-        rows.flags.writeable = False
-        return rows
+        return self._view[:n] if 2 * n > buf.shape[0] else _frozen(buf[:n])
 
     def __len__(self) -> int:  # the rows written; the engine's round count is the labels'
         if self._list is not None:
@@ -150,7 +180,42 @@ class InstanceColumn:
     def __getitem__(self, index):
         if self._list is not None:
             return self._list[index]
-        return self._buf[index]
+        return self._view[index]
+
+
+class NotNumbers(ValueError):
+    """An instance the referee cannot record: it is not numbers. ``why`` says what it is."""
+
+    def __init__(self, why: str):
+        super().__init__(why)
+        self.why = why
+
+
+def _numbers(x: Any) -> Any:
+    """``x`` when it is numbers (an object array of numbers as floats), else :class:`NotNumbers`.
+
+    Numbers are real: an array of booleans, integers or floats, a Python or
+    numpy real number, or a (nested, rectangular) list or tuple of them.
+    """
+    if isinstance(x, np.ndarray):
+        if x.dtype.kind in "biuf":
+            return x
+        if x.dtype.kind == "O":
+            try:
+                return x.astype(np.float64)
+            except (TypeError, ValueError):
+                pass
+        raise NotNumbers(f"values of dtype {x.dtype}, not real numbers")
+    if isinstance(x, bool | int | float | np.bool_ | np.integer | np.floating):
+        return x
+    if isinstance(x, list | tuple):
+        try:
+            kind = np.asarray(x).dtype.kind
+        except ValueError:
+            raise NotNumbers(f"a ragged {type(x).__name__}, not an array of numbers") from None
+        if kind in "biuf":
+            return x
+    raise NotNumbers(f"a {type(x).__name__} ({x!r:.40}), not real numbers")
 
 
 def _as_row(x: Any) -> np.ndarray | None:
@@ -160,17 +225,43 @@ def _as_row(x: Any) -> np.ndarray | None:
     return None
 
 
+class _ReadOnlyMemory:
+    """Exports an array's memory to numpy as read-only (the array kept alive beside it)."""
+
+    __slots__ = ("__array_interface__", "_array")
+
+    def __init__(self, array: np.ndarray):
+        self._array = array
+        interface = dict(array.__array_interface__)
+        interface["data"] = (interface["data"][0], True)
+        self.__array_interface__ = interface
+
+
+def _unwritable(array: np.ndarray) -> np.ndarray:
+    """A view of ``array`` through which numpy never writes (its flag cannot be set again).
+
+    An array's ``writeable`` flag can be set back to True by anyone holding it
+    or a view of it, unless the memory below is exported read-only, as here.
+    Writes to ``array`` itself show through the view.
+    """
+    return np.asarray(_ReadOnlyMemory(array))
+
+
 def _frozen(x: Any) -> Any:
+    """The record's copy of an instance: an array nobody can write, a list copied whole."""
     if isinstance(x, np.ndarray):
-        x = x.copy()
-        x.flags.writeable = False
+        return _unwritable(x.copy())
+    if isinstance(x, list | tuple | dict):
+        return copy.deepcopy(x)
     return x
 
 
 def instance_fault(instances: Any, kind: str | None) -> tuple[int, str] | None:
     """The first round (0-based) whose instance the referee refuses, and why; None if none.
 
-    Real numbers must be finite; advice (``kind == "advice"``) must lie in [-1, 1].
+    Real numbers must be finite; advice (``kind == "advice"``) must lie in
+    [-1, 1], integers too. An array of Python objects is read as the numbers it
+    holds.
 
     Parameters
     ----------
@@ -186,22 +277,29 @@ def instance_fault(instances: Any, kind: str | None) -> tuple[int, str] | None:
     (1, 'advice 2 outside [-1, 1] at coordinate 0')
     >>> instance_fault(np.array([[1.0, -1.0]]), "advice") is None
     True
+    >>> instance_fault(np.array([[1, -1], [1, 2]]), "advice")
+    (1, 'advice 2 outside [-1, 1] at coordinate 1')
+    >>> instance_fault([np.array([0.5, float("inf")], dtype=object)], "vector")
+    (0, 'a non-finite number (inf) at coordinate 1')
     """
     if isinstance(instances, np.ndarray):
         return _array_fault(instances, kind, 0)
-    seen: set[int] = set()  # rows by reference repeat: each distinct array is checked once
     for i, x in enumerate(instances):
-        if isinstance(x, np.ndarray | float) and id(x) not in seen:
+        if isinstance(x, np.ndarray) or isinstance(x, float):
             fault = _array_fault(np.asarray(x)[None, ...], kind, i)
             if fault is not None:
                 return fault
-            if isinstance(x, np.ndarray):
-                seen.add(id(x))
     return None
 
 
 def _array_fault(X: np.ndarray, kind: str | None, offset: int) -> tuple[int, str] | None:
-    if X.dtype.kind != "f" or X.shape[0] == 0:
+    if X.dtype.kind == "O":  # Python numbers in an object array: read as floats
+        try:
+            X = X.astype(np.float64)
+        except (TypeError, ValueError):
+            return None
+    advice_of_integers = kind == "advice" and X.dtype.kind in "iu"
+    if X.shape[0] == 0 or not (X.dtype.kind == "f" or advice_of_integers):
         return None
     rows = X.reshape(X.shape[0], -1)
     bad = ~np.isfinite(rows)

@@ -25,6 +25,7 @@ True
 
 from __future__ import annotations
 
+import copy
 import json
 import operator
 import os
@@ -37,7 +38,7 @@ import attrs
 import numpy as np
 
 from game.errors import GameError, TranscriptError, check_choice, check_instance
-from game.players import rebuild
+from game.players import describe_player, rebuild
 from game.theory import (
     Certificate,
     best_expert,
@@ -45,14 +46,23 @@ from game.theory import (
     expert_losses,
     first_disagreement,
     get_loss,
+    referee_copy,
     regret,
 )
-from game.theory.bounds import Bound
+from game.theory.bounds import Bound, Hypothesis
 from game.transcript._digest import canonical, canonical_text, digest_columns, digest_game
 from game.transcript._format import FORMAT, VERSION
 from game.transcript._reader import read_transcript
 
-__all__ = ["Round", "Transcript", "TranscriptWriter", "jsonable", "verify", "versions"]
+__all__ = [
+    "Round",
+    "Transcript",
+    "TranscriptWriter",
+    "jsonable",
+    "lower_bound_hypotheses",
+    "verify",
+    "versions",
+]
 
 _FLUSH_EVERY = 64
 
@@ -114,6 +124,17 @@ class Round:
     snapshot: dict | None = attrs.field(default=None, eq=attrs.cmp_using(eq=_same))
 
 
+def _nobody_writes(array: np.ndarray) -> bool:
+    """Whether numpy refuses to write ``array``, now and after its flag is set again."""
+    if array.flags.writeable:
+        return False
+    try:
+        array.view().flags.writeable = True
+    except ValueError:
+        return True
+    return False
+
+
 def _stack(instances: list):
     """Instances stacked into one array when they share a shape, else the list itself."""
     if isinstance(instances, np.ndarray):  # already one row per round (the engine's column)
@@ -159,7 +180,8 @@ class Transcript:
         ``"complete"``, ``"aborted"`` (with ``reason``) or ``"incomplete"``.
     unchecked : tuple of str
         What a file claimed that could not be recomputed when it was read
-        (``("bound",)`` when its learner cannot be rebuilt from the header).
+        (``"bound"`` and ``"lower_bound"`` when its learner cannot be rebuilt
+        from the header).
     """
 
     header: dict
@@ -374,6 +396,52 @@ class Transcript:
 
     __hash__ = None
 
+    def copy(self) -> Transcript:
+        """A copy that shares nothing a write can reach: what is done to it never reaches this one.
+
+        The columns, header, extras and snapshots are copied (the instances
+        are shared when numpy will not write them, as the referee's own column),
+        and the certificate is rebuilt through the table of kinds. A player
+        that computes its bound from the game (``mistake_bound``) is handed such
+        a copy, so nothing it writes or assigns changes the record.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from game import play
+        >>> from learners import Perceptron
+        >>> from adversaries import SeparableStream
+        >>> tr = play(Perceptron(), SeparableStream(3, 0.2, 1.0, np.random.default_rng(0)),
+        ...           rounds=20)
+        >>> other = tr.copy()
+        >>> other.labels[:] = 1; other.header["rounds"] = 0; other.status = "aborted"
+        >>> other == tr, tr.header["rounds"], tr.status
+        (False, 20, 'complete')
+        """
+        raw = self.raw_instances
+        if isinstance(raw, np.ndarray):
+            raw = raw if _nobody_writes(raw) else raw.copy()
+        else:
+            raw = copy.deepcopy(list(raw))
+        return Transcript(
+            header=copy.deepcopy(self.header),
+            raw_instances=raw,
+            predictions=self.predictions.copy(),
+            labels=self.labels.copy(),
+            updated=self.updated.copy(),
+            extras={k: np.array(v) for k, v in self.extras.items()},
+            snapshots=copy.deepcopy(self.snapshots),
+            certificate=None if self.certificate is None else referee_copy(self.certificate),
+            certificate_verified=self.certificate_verified,
+            bound=self.bound,
+            lower_bound=self.lower_bound,
+            status=self.status,
+            reason=self.reason,
+            wall_time=self.wall_time,
+            initial_snapshot=copy.deepcopy(self.initial_snapshot),
+            unchecked=self.unchecked,
+        )
+
     # -- summary ---------------------------------------------------------------
     @property
     def within_bound(self) -> bool | None:
@@ -481,7 +549,10 @@ class Transcript:
             ``allow_incomplete`` not a bool.
         TranscriptError
             Naming the file and line: a corrupt or out-of-order line, a missing
-            footer (unless allowed), a digest that does not match the rounds.
+            footer (unless allowed), a digest that does not match the file, a
+            footer's claim (totals, verification, bounds) that disagrees with
+            what the rounds give, a header whose rounds, seed or loss are not
+            its game's.
         """
         check_instance("path", path, (str, os.PathLike), "a path (str or os.PathLike)")
         allow_incomplete = check_choice("allow_incomplete", allow_incomplete, (False, True))
@@ -501,10 +572,14 @@ def _recompute(transcript: Transcript, recorded: dict, where: str) -> None:
     """Recompute what a footer claims; a claim that disagrees is a :class:`TranscriptError`.
 
     The totals come from the rounds; the certificate (rebuilt with the class
-    registered for its kind) is verified against them again; the learner's
-    bound is computed again where the learner can be rebuilt from the header
-    (:func:`game.players.rebuild`), else kept as written and named in
-    ``transcript.unchecked``.
+    registered for its kind) is verified against them again; the header's
+    rounds, seed and loss are checked against the rounds played and the
+    scenario's spec; the learner's bound (of a complete game, or any bound an
+    aborted one claims) is computed again, and the lower bound's hypotheses
+    checked again, where the learner can be rebuilt from the header
+    (:func:`game.players.rebuild`): the transcript then holds the bounds as
+    recomputed. Where the learner cannot be rebuilt, the bounds are kept as
+    written and named in ``transcript.unchecked``.
     """
     transcript.certificate_verified = verify(transcript)
     for field in ("mistakes", "updates", "loss"):
@@ -513,20 +588,54 @@ def _recompute(transcript: Transcript, recorded: dict, where: str) -> None:
     if "certificate_verified" in recorded:
         _agree(where, "certificate_verified", recorded["certificate_verified"],
                transcript.certificate_verified)  # fmt: skip
+    _check_header(transcript, where.rsplit(":", 1)[0] + ":1")
     if transcript.certificate_verified is False and transcript.status == "complete":
         raise TranscriptError(
             f"{where}: the certificate disagrees with the rounds, yet the footer says the game "
             "completed (the referee ends such a game aborted)"
         )
-    if transcript.status != "complete":
-        return
     learner, _why = rebuild(transcript.header, "learner")
-    if learner is None or transcript.certificate_verified is False:
-        transcript.unchecked = ("bound",) if transcript.bound is not None else ()
+    unchecked = []
+    # an aborted game may have stopped before its bound was asked for; a bound it claims is checked
+    if transcript.status == "complete" or transcript.bound is not None:
+        if learner is None or transcript.certificate_verified is False:
+            unchecked += ["bound"] if transcript.bound is not None else []
+        else:
+            transcript.bound = _recomputed_bound(transcript, learner, where)
+    if transcript.lower_bound is not None:
+        if learner is None:
+            unchecked.append("lower_bound")
+        else:
+            transcript.lower_bound = _rechecked_lower_bound(transcript, learner, where)
+    transcript.unchecked = tuple(unchecked)
+
+
+def _check_header(transcript: Transcript, where: str) -> None:
+    """The header's rounds hold the rounds played; its seed, rounds and loss are its scenario's."""
+    header, played = transcript.header, len(transcript)
+    limit = header.get("rounds")
+    if isinstance(limit, int) and not isinstance(limit, bool) and limit < played:
+        raise TranscriptError(
+            f"{where}: header says at most {limit} rounds; the file holds {played}"
+        )
+    scenario = header.get("scenario")
+    spec = scenario.get("spec") if isinstance(scenario, dict) else None
+    if not isinstance(spec, dict):
         return
+    for key, default in (("seed", 0), ("rounds", None), ("loss", "zero-one")):
+        if key in header and spec.get(key, default) is not None:
+            if canonical_text(header[key]) != canonical_text(spec.get(key, default)):
+                raise TranscriptError(
+                    f"{where}: header's {key} = {header[key]!r} differs from its scenario's "
+                    f"{spec.get(key, default)!r}"
+                )
+
+
+def _recomputed_bound(transcript: Transcript, learner: Any, where: str) -> Bound | None:
+    """The learner's bound computed again from the rounds; refused when the file's differs."""
     try:
         bound_fn = getattr(learner, "mistake_bound", None)
-        bound = bound_fn(transcript) if bound_fn is not None else None
+        bound = bound_fn(transcript.copy()) if bound_fn is not None else None
     except Exception as exc:
         raise TranscriptError(
             f"{where}: the learner's bound cannot be recomputed from the rounds: "
@@ -541,6 +650,101 @@ def _recompute(transcript: Transcript, recorded: dict, where: str) -> None:
             f"{where}: footer's bound is {_shown(transcript.bound)}; recomputed from the rounds "
             f"it is {_shown(bound)}"
         )
+    return bound  # its wording too is the referee's, not the file's
+
+
+#: The hypotheses the referee checks of a lower bound's theorem (:func:`lower_bound_hypotheses`).
+_REFEREE_HYPOTHESES = ("deterministic learner", "labels realizable")
+
+
+def lower_bound_hypotheses(
+    lower: Bound | None, transcript: Transcript, learner: Any
+) -> Bound | None:
+    """A lower bound with what the referee checks of its theorem on the game.
+
+    A lower bound on mistakes holds for deterministic learners (a learner
+    that randomises shows its mixture, which is not its mistakes), and one
+    forced with a realizable certificate (or none) needs that certificate
+    verified on every round; a comparator (``realizable=False``) claims no
+    realizability. The engine appends these hypotheses to what the adversary
+    claims; reading a file checks them again.
+
+    Parameters
+    ----------
+    lower : Bound or None
+        The adversary's lower bound (anything but a lower bound is returned as it is).
+    transcript : Transcript
+        The game, its certificate verified.
+    learner : object
+        The learner, whose ``deterministic`` declaration is read.
+
+    Examples
+    --------
+    >>> from game import play
+    >>> from learners import Halving, RandomizedWeightedMajority
+    >>> from adversaries import HalvingLowerBound
+    >>> tr = play(Halving(), HalvingLowerBound(experts=4), rounds=5)
+    >>> for h in tr.lower_bound.hypotheses:
+    ...     print(h)
+    deterministic learner holds: learner halving declares it
+    labels realizable holds: the certificate agrees with every round
+    >>> lower = lower_bound_hypotheses(tr.lower_bound, tr, RandomizedWeightedMajority())
+    >>> lower.applies
+    False
+    >>> print(lower.reason)
+    deterministic learner fails: learner randomized-weighted-majority randomises its predictions
+    """
+    if lower is None or lower.kind != "lower":
+        return lower
+    lower = attrs.evolve(
+        lower, hypotheses=tuple(h for h in lower.hypotheses if h.name not in _REFEREE_HYPOTHESES)
+    )
+    hypotheses = []
+    declared = getattr(learner, "deterministic", None)
+    who = f"learner {describe_player(learner)['name']}"
+    if declared is True:
+        hypotheses.append(Hypothesis("deterministic learner", True, f"{who} declares it"))
+    elif declared is False:
+        hypotheses.append(
+            Hypothesis("deterministic learner", False, f"{who} randomises its predictions")
+        )
+    else:
+        hypotheses.append(
+            Hypothesis("deterministic learner", False, f"{who} does not declare `deterministic`")
+        )
+    certificate = transcript.certificate
+    if certificate is None or certificate.realizable:
+        verified = transcript.certificate_verified is True
+        detail = "the certificate agrees with every round" if verified else "no certificate"
+        hypotheses.append(Hypothesis("labels realizable", verified, detail))
+    return lower.given(*hypotheses)
+
+
+def _rechecked_lower_bound(transcript: Transcript, learner: Any, where: str) -> Bound:
+    """The file's lower bound with the referee's hypotheses checked again; refused on a difference.
+
+    Its value, quantity and kind are the adversary's claim (digested; a replay
+    derives them again); whether the theorem applies is recomputed.
+    """
+    claimed = transcript.lower_bound
+    again = lower_bound_hypotheses(claimed, transcript, learner)
+    checked = {h.name: h for h in again.hypotheses if h.name in _REFEREE_HYPOTHESES}
+    for h in claimed.hypotheses:
+        if h.name in checked and h.holds != checked[h.name].holds:
+            raise TranscriptError(
+                f"{where}: footer's lower bound says {h.name!r} {_holds(h)}; "
+                f"recomputed, it {_holds(checked[h.name])}"
+            )
+    if again.applies != claimed.applies:
+        raise TranscriptError(
+            f"{where}: footer's lower bound is {_shown(claimed)}; recomputed from the rounds "
+            f"it is {_shown(again)}"
+        )
+    return again
+
+
+def _holds(hypothesis: Hypothesis) -> str:
+    return "holds" if hypothesis.holds else "fails"
 
 
 def _verdict(bound: Bound) -> dict:
@@ -549,11 +753,10 @@ def _verdict(bound: Bound) -> dict:
 
 
 def _shown(bound: Bound | None) -> str:
-    return (
-        "none"
-        if bound is None
-        else f"{bound.quantity} {'≤' if bound.kind == 'upper' else '≥'} {bound.value:g}"
-    )
+    if bound is None:
+        return "none"
+    text = f"{bound.quantity} {'≤' if bound.kind == 'upper' else '≥'} {bound.value:g}"
+    return text if bound.applies else f"{text} (not applicable: {bound.reason})"
 
 
 def _agree(where: str, field: str, claimed: Any, actual: Any) -> None:

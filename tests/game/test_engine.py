@@ -518,10 +518,10 @@ def test_a_game_error_from_a_player_goes_through_as_it_is(tmp_path):
 
 
 def test_a_round_the_file_cannot_hold_stops_the_game_with_the_rounds_before_it(tmp_path):
-    # round 2's instance is no JSON value: its line cannot be written
+    # round 2's instance is no numbers (nor a JSON value): it is refused as it is presented
     adversary = Script([np.array([1.0, 0.0]), object(), np.array([0.0, 1.0])], [1, 1, 1])
     out = tmp_path / "game.jsonl"
-    with pytest.raises(ProtocolError, match=r"round 2: .*TypeError: .*not JSON serializable"):
+    with pytest.raises(ProtocolError, match=r"round 2: the instance holds a object .*not real"):
         play(puppet(3), adversary, rounds=3, out=out)
     tr = Transcript.load(out)
     assert len(tr) == 1 and tr.status == "aborted"
