@@ -50,7 +50,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["CompletedInstances", "InstanceColumn", "NotNumbers", "instance_fault"]
+__all__ = ["CompletedInstances", "InstanceColumn", "NotNumbers", "instance_fault", "unwritable"]
 
 
 def _reserve() -> int:
@@ -134,7 +134,7 @@ class InstanceColumn:
         row_bytes = max(array.nbytes, 1)
         cap = min(self._rounds, max(1024, _FIRST_BYTES // row_bytes))
         self._buf = np.empty((cap, *array.shape), dtype=array.dtype)
-        self._view = _unwritable(self._buf)
+        self._view = unwritable(self._buf)
         return self._buf
 
     def _grow(self, t: int) -> np.ndarray:
@@ -143,7 +143,7 @@ class InstanceColumn:
         buf = np.empty((cap, *old.shape[1:]), dtype=old.dtype)
         buf[: old.shape[0]] = old
         self._buf = buf
-        self._view = _unwritable(buf)
+        self._view = unwritable(buf)
         return buf
 
     def _to_list(self, n: int) -> None:
@@ -237,12 +237,28 @@ class _ReadOnlyMemory:
         self.__array_interface__ = interface
 
 
-def _unwritable(array: np.ndarray) -> np.ndarray:
+def unwritable(array: np.ndarray) -> np.ndarray:
     """A view of ``array`` through which numpy never writes (its flag cannot be set again).
 
     An array's ``writeable`` flag can be set back to True by anyone holding it
     or a view of it, unless the memory below is exported read-only, as here.
     Writes to ``array`` itself show through the view.
+
+    Examples
+    --------
+    >>> a = np.zeros(3)
+    >>> v = unwritable(a)
+    >>> for target in (v, v.base, np.asarray(v), v.view()):
+    ...     try:
+    ...         target.flags.writeable = True
+    ...     except (AttributeError, ValueError) as exc:
+    ...         print(type(exc).__name__)
+    ValueError
+    AttributeError
+    ValueError
+    ValueError
+    >>> a[0] = 1.0; v.tolist()
+    [1.0, 0.0, 0.0]
     """
     return np.asarray(_ReadOnlyMemory(array))
 
@@ -250,7 +266,7 @@ def _unwritable(array: np.ndarray) -> np.ndarray:
 def _frozen(x: Any) -> Any:
     """The record's copy of an instance: an array nobody can write, a list copied whole."""
     if isinstance(x, np.ndarray):
-        return _unwritable(x.copy())
+        return unwritable(x.copy())
     if isinstance(x, list | tuple | dict):
         return copy.deepcopy(x)
     return x

@@ -46,10 +46,10 @@ from game.theory import (
     expert_losses,
     first_disagreement,
     get_loss,
-    referee_copy,
     regret,
 )
 from game.theory.bounds import Bound, Hypothesis
+from game.transcript._columns import unwritable
 from game.transcript._digest import canonical, canonical_text, digest_columns, digest_game
 from game.transcript._format import FORMAT, VERSION
 from game.transcript._reader import read_transcript
@@ -122,6 +122,15 @@ class Round:
     updated: bool
     extras: dict = attrs.field(factory=dict)
     snapshot: dict | None = attrs.field(default=None, eq=attrs.cmp_using(eq=_same))
+
+
+def _copied(value: Any) -> Any:
+    """A copy of a JSON-like value (dicts and lists copied, anything else shared)."""
+    if isinstance(value, dict):
+        return {k: _copied(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copied(v) for v in value]
+    return copy.deepcopy(value) if isinstance(value, np.ndarray | set) else value
 
 
 def _nobody_writes(array: np.ndarray) -> bool:
@@ -399,9 +408,9 @@ class Transcript:
     def copy(self) -> Transcript:
         """A copy that shares nothing a write can reach: what is done to it never reaches this one.
 
-        The columns, header, extras and snapshots are copied (the instances
-        are shared when numpy will not write them, as the referee's own column),
-        and the certificate is rebuilt through the table of kinds. A player
+        The columns, header, extras and snapshots are copied; the instances
+        are shown through memory numpy will not write (the referee's own column
+        is shown as it is), and the frozen certificate's arrays are shared. A player
         that computes its bound from the game (``mistake_bound``) is handed such
         a copy, so nothing it writes or assigns changes the record.
 
@@ -420,18 +429,18 @@ class Transcript:
         """
         raw = self.raw_instances
         if isinstance(raw, np.ndarray):
-            raw = raw if _nobody_writes(raw) else raw.copy()
+            raw = raw if _nobody_writes(raw) else unwritable(raw)
         else:
             raw = copy.deepcopy(list(raw))
         return Transcript(
-            header=copy.deepcopy(self.header),
+            header=_copied(self.header),
             raw_instances=raw,
             predictions=self.predictions.copy(),
             labels=self.labels.copy(),
             updated=self.updated.copy(),
             extras={k: np.array(v) for k, v in self.extras.items()},
             snapshots=copy.deepcopy(self.snapshots),
-            certificate=None if self.certificate is None else referee_copy(self.certificate),
+            certificate=copy.copy(self.certificate),
             certificate_verified=self.certificate_verified,
             bound=self.bound,
             lower_bound=self.lower_bound,

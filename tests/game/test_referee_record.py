@@ -31,7 +31,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from adversaries import SeparableStream
+from adversaries import Replay, SeparableStream
 from game import (
     CertificateError,
     HalfspaceCertificate,
@@ -275,6 +275,17 @@ def test_the_learner_sees_no_memory_of_the_adversary_or_of_the_record():
     adversary = Scripted(X, y, "rows", HalfspaceCertificate(u))
     play(Vandal("x.base"), adversary, rounds=len(y))
     assert np.array_equal(adversary.X, separable()[0])
+
+
+def test_writing_through_x_base_of_a_replayed_array_changes_nothing():
+    """The issue's case: the Replay adversary's rows were views of its own array."""
+    X, y, u = separable()
+    replay = Replay(instances=X, labels=y, separator=u)
+    played = play(Vandal("x.base"), replay, rounds=len(y))
+    same_rounds(played, honest(X, y, u))
+    assert played.certificate_verified is True
+    again = play(Perceptron(), Replay(instances=X, labels=y, separator=u), rounds=len(y))
+    same_rounds(again, played)
 
 
 class BoundVandal(Perceptron):
