@@ -16,6 +16,7 @@ bound and lower bound), else it exits with 1 naming the first that differs.
 from __future__ import annotations
 
 import argparse
+import json
 from pathlib import Path
 
 from rich.console import Console
@@ -23,7 +24,7 @@ from rich.console import Console
 from game.errors import CertificateError, GameError, ReplayMismatch
 from game.players import lookup, parameters
 from game.scenario import load_scenario, scenario_from_dict
-from game.transcript import Transcript
+from game.transcript import GAME_FIELDS, Transcript, canonical_text, game_fields
 
 __all__ = ["add_parser", "run"]
 
@@ -41,7 +42,10 @@ def _replay_transcript(path: Path, console: Console) -> int:
     recorded = Transcript.load(path)
     scenario_meta = recorded.header.get("scenario")
     try:
-        if isinstance(scenario_meta, dict) and isinstance(scenario_meta.get("spec"), dict):
+        replayed_from_spec = isinstance(scenario_meta, dict) and isinstance(
+            scenario_meta.get("spec"), dict
+        )
+        if replayed_from_spec:
             origin = Path(str(scenario_meta.get("path", path)))
             scenario = scenario_from_dict(scenario_meta["spec"], source=origin)
             replayed = scenario.play(check=False)
@@ -61,6 +65,9 @@ def _replay_transcript(path: Path, console: Console) -> int:
     verdict = _verdict_difference(recorded, replayed)
     if verdict is not None:
         raise ReplayMismatch(f"{path}: the rounds replay as recorded, but {verdict}")
+    header = _header_difference(recorded, replayed, whole=replayed_from_spec)
+    if header is not None:
+        raise ReplayMismatch(f"{path}: the rounds replay as recorded, but {header}")
     console.print(f"[green]identical[/]: {len(recorded)} rounds, digest {recorded.digest}")
     return 0
 
@@ -100,6 +107,40 @@ def _verdict_difference(recorded: Transcript, replayed: Transcript) -> str | Non
         if a != b:
             return f"{what} differs: recorded {_shown(a)}; replayed {_shown(b)}"
     return None
+
+
+def _header_difference(recorded: Transcript, replayed: Transcript, *, whole: bool) -> str | None:
+    """The first game-defining header entry the replay gives differently (None: none).
+
+    A replay from the scenario's spec rebuilds both players, so every entry
+    of :data:`game.transcript.GAME_FIELDS` is compared; a replay of the learner
+    against the recorded sequence compares the learner and the loss only.
+    """
+    keys = GAME_FIELDS if whole else ("learner", "loss")
+    a, b = game_fields(recorded.header), game_fields(replayed.header)
+    for key in keys:
+        where = _first_difference(a.get(key), b.get(key), key)
+        if where is not None:
+            path, x, y = where
+            return f"the header's {path} differs: recorded {_brief(x)}; replayed {_brief(y)}"
+    return None
+
+
+def _first_difference(a, b, path: str) -> tuple[str, object, object] | None:
+    """The dotted path of the first entry where two JSON values differ, with both values."""
+    if canonical_text(a) == canonical_text(b):
+        return None
+    if isinstance(a, dict) and isinstance(b, dict):
+        for key in sorted(set(a) | set(b)):
+            found = _first_difference(a.get(key), b.get(key), f"{path}.{key}")
+            if found is not None:
+                return found
+    return path, a, b
+
+
+def _brief(value) -> str:
+    text = json.dumps(value, default=str, ensure_ascii=False)
+    return text if len(text) <= 160 else text[:157] + "…"
 
 
 def _bound_text(bound) -> str | None:

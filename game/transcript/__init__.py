@@ -9,7 +9,13 @@ from game.transcript._columns import (
     NotNumbers,
     instance_fault,
 )
-from game.transcript._digest import canonical, digest_columns
+from game.transcript._digest import (
+    GAME_FIELDS,
+    canonical,
+    canonical_text,
+    digest_columns,
+    game_fields,
+)
 from game.transcript._format import FORMAT, VERSION
 from game.transcript._transcript import (
     Round,
@@ -21,6 +27,7 @@ from game.transcript._transcript import (
 
 __all__ = [
     "FORMAT",
+    "GAME_FIELDS",
     "VERSION",
     "CompletedInstances",
     "InstanceColumn",
@@ -29,7 +36,9 @@ __all__ = [
     "Transcript",
     "TranscriptWriter",
     "canonical",
+    "canonical_text",
     "digest_columns",
+    "game_fields",
     "instance_fault",
     "lower_bound_hypotheses",
     "versions",

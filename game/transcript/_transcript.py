@@ -495,6 +495,8 @@ class Transcript:
         }
         if self.reason:
             out["reason"] = self.reason
+        if self.unchecked:
+            out["unchecked"] = list(self.unchecked)
         return out
 
     def _repr_html_(self) -> str:

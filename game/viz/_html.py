@@ -230,6 +230,9 @@ def summary_entries(transcript) -> list[SummaryRow]:
         kind = "realizable" if s["certificate_realizable"] else "comparator"
         rows.append(SummaryRow("certificate", f"{s['certificate']} ({kind})"))
     rows.append(_judged("certificate verified", None, s["certificate_verified"], "yes", "no"))
+    if s.get("unchecked"):
+        claimed = ", ".join(s["unchecked"]) + " (as the file claims)"
+        rows.append(SummaryRow("not recomputed", claimed))
     status = s["status"] + (f": {s['reason']}" if s.get("reason") else "")
     rows.append(SummaryRow("status", status))
     rows.append(SummaryRow("wall time", f"{s['wall_time']:.3f} s"))

@@ -281,6 +281,20 @@ def test_replay_fails_on_a_verdict_the_file_claims_and_the_game_does_not_give(ca
     assert f"mistakes ≥ {tr.lower_bound.value:g}" in line
 
 
+def test_replay_fails_on_a_forged_game_header_naming_the_entry(capsys, small, tmp_path):
+    # a parameter the file's rounds cannot contradict, with a recomputed digest: the replay,
+    # which rebuilds both players from the scenario, names the entry
+    path = tmp_path / "r.jsonl"
+    assert run(capsys, "run", small, "--out", path)[0] == 0
+    tr = Transcript.load(path)
+    tr.header["adversary"]["params"]["radius"] = 0.5
+    tr.save(path)
+    status, _, err = run(capsys, "replay", path)
+    assert status == 1
+    line = assert_one_line_error(err, "failed: ")
+    assert "the header's adversary.params.radius differs: recorded 0.5; replayed 1.0" in line
+
+
 def test_a_learner_that_cannot_play_the_instances_is_refused_naming_both(capsys, tmp_path):
     path = tmp_path / "clash.toml"
     path.write_text(

@@ -54,6 +54,7 @@ import pytest
 from game import Transcript, TranscriptError, load_scenario
 from game.cli import main
 from game.transcript._reader import read_transcript
+from game.viz import summary_entries
 
 PERCEPTRON = """\
 rounds = 40
@@ -558,6 +559,8 @@ def _check(case: Case, expected: str, path: Path, honest: Transcript) -> None:
         assert loaded.rounds_digest == honest.rounds_digest
         if expected == UNCHECKED:
             assert "bound" in loaded.unchecked
+            rows = {r.label: r.text for r in summary_entries(loaded)}  # and every view says so
+            assert rows["not recomputed"] == "bound (as the file claims)"
             return
         assert loaded.unchecked == ()
         assert loaded.bound == honest.bound  # the bound recomputed, its wording too
