@@ -634,7 +634,7 @@ def settle(transcript: Transcript, learner: Learner, adversary: Adversary) -> Ga
     >>> tr.certificate_verified
     False
     """
-    fault = instance_fault(transcript.instances, getattr(adversary, "presents", None))
+    fault = instance_fault(transcript.raw_instances, getattr(adversary, "presents", None))
     if fault is not None:
         return _refused(adversary, *fault)
     role, method = "adversary", "certificate"

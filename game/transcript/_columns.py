@@ -300,11 +300,20 @@ def instance_fault(instances: Any, kind: str | None) -> tuple[int, str] | None:
     """
     if isinstance(instances, np.ndarray):
         return _array_fault(instances, kind, 0)
+    clean: set[int] = set()  # blocks whose every row passed: their rows need no check
     for i, x in enumerate(instances):
-        if isinstance(x, np.ndarray) or isinstance(x, float):
-            fault = _array_fault(np.asarray(x)[None, ...], kind, i)
-            if fault is not None:
-                return fault
+        if not isinstance(x, np.ndarray | float):
+            continue
+        owner = x.base if isinstance(x, np.ndarray) else None
+        if owner is not None and id(owner) in clean:
+            continue
+        if owner.__class__ is np.ndarray:  # a row of a block: one pass over the whole block
+            if _array_fault(owner.reshape(1, -1), kind, 0) is None:
+                clean.add(id(owner))  # every value of the block passes: so do all its rows
+                continue
+        fault = _array_fault(np.asarray(x)[None, ...], kind, i)
+        if fault is not None:
+            return fault
     return None
 
 

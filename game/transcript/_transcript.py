@@ -144,6 +144,27 @@ def _nobody_writes(array: np.ndarray) -> bool:
     return False
 
 
+def _shared_or_copied(instances: list) -> list:
+    """A list of instances to hand over: arrays nobody can write shared, the rest copied.
+
+    Whether numpy refuses to write an array is a property of the memory below
+    it, so it is asked once per block (rows recorded by reference share one).
+    """
+    out, verdicts = [], {}
+    for x in instances:
+        if isinstance(x, np.ndarray):
+            owner = x.base if x.base is not None else x
+            safe = verdicts.get(id(owner))
+            if safe is None:
+                safe = verdicts[id(owner)] = _nobody_writes(x)
+            out.append(x if safe else unwritable(x.copy()))
+        elif isinstance(x, list | tuple | dict):
+            out.append(copy.deepcopy(x))
+        else:
+            out.append(x)
+    return out
+
+
 def _stack(instances: list):
     """Instances stacked into one array when they share a shape, else the list itself."""
     if isinstance(instances, np.ndarray):  # already one row per round (the engine's column)
@@ -431,7 +452,7 @@ class Transcript:
         if isinstance(raw, np.ndarray):
             raw = raw if _nobody_writes(raw) else unwritable(raw)
         else:
-            raw = copy.deepcopy(list(raw))
+            raw = _shared_or_copied(raw)
         return Transcript(
             header=_copied(self.header),
             raw_instances=raw,
