@@ -451,6 +451,8 @@ class Transcript:
         raw = self.raw_instances
         if isinstance(raw, np.ndarray):
             raw = raw if _nobody_writes(raw) else unwritable(raw)
+        elif isinstance(self.instances, np.ndarray) and len(raw):  # stacked once, then shown
+            raw = unwritable(self.instances)
         else:
             raw = _shared_or_copied(raw)
         return Transcript(
