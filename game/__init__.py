@@ -1,7 +1,8 @@
 """online-learning-games: the referee and the shared vocabulary.
 
 Play a learner against an adversary with :func:`play`, load and play scenario
-files with :func:`load_scenario`, read transcripts with :meth:`Transcript.load`.
+files (or the built-in ones by name, :func:`builtin_scenarios`) with
+:func:`load_scenario`, read transcripts with :meth:`Transcript.load`.
 This façade holds what most users need; the rest lives in rooms named for what
 they are for, each with a façade of its own:
 
@@ -47,7 +48,7 @@ from game.errors import (
 )
 from game.players import register
 from game.protocol import Adversary, History, Learner
-from game.scenario import Scenario, load_scenario
+from game.scenario import Scenario, builtin_scenarios, load_scenario
 from game.sweep import SweepResult, play_batch, sweep
 from game.theory import Certificate, HalfspaceCertificate
 from game.theory.bounds import Bound
@@ -73,6 +74,7 @@ __all__ = [
     "Transcript",
     "TranscriptError",
     "UnknownPlayerError",
+    "builtin_scenarios",
     "load_scenario",
     "play",
     "play_batch",

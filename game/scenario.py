@@ -56,6 +56,7 @@ Examples
 
 from __future__ import annotations
 
+import difflib
 import numbers
 import os
 import re
@@ -82,7 +83,7 @@ from game.theory import LOSSES
 from game.theory.concepts import FiniteClass, build_class
 from game.transcript import Transcript
 
-__all__ = ["MAX_ROUNDS", "Scenario", "load_scenario", "scenario_from_dict"]
+__all__ = ["MAX_ROUNDS", "Scenario", "builtin_scenarios", "load_scenario", "scenario_from_dict"]
 
 #: The most rounds a scenario may ask for.
 MAX_ROUNDS = 10**9
@@ -123,23 +124,84 @@ def _ints(table: dict, kinds: dict) -> dict:
     return {k: int(v) if kinds.get(k) is int else v for k, v in table.items()}
 
 
+#: The built-in scenarios: shipped inside the package (the top-level ``scenarios/`` folder).
+_BUILTIN = Path(__file__).resolve().parent / "scenarios"
+
+
+def builtin_scenarios() -> dict[str, Path]:
+    """The built-in scenarios by name: the file's stem with ``-`` for ``_``.
+
+    They ship inside the package, so a name works from any folder:
+    ``load_scenario("perceptron-separable")``, ``python -m game run
+    perceptron-separable``.
+
+    Returns
+    -------
+    dict of str to pathlib.Path
+        Sorted by name; each path is the installed ``.toml`` file.
+
+    Examples
+    --------
+    >>> from game.scenario import builtin_scenarios
+    >>> gallery = builtin_scenarios()
+    >>> gallery["perceptron-separable"].name
+    'perceptron_separable.toml'
+    >>> len(gallery) >= 26
+    True
+    """
+    files = sorted(_BUILTIN.glob("*.toml"))
+    return {f.stem.replace("_", "-"): f for f in files}
+
+
+def _scenario_path(path: str | os.PathLike) -> Path:
+    """The file ``path`` names: itself, or the built-in scenario of that name."""
+    if isinstance(path, os.PathLike) or os.sep in path or "/" in path or path.endswith(".toml"):
+        return Path(path)
+    gallery = builtin_scenarios()
+    name = path.replace("_", "-")
+    if name in gallery and not Path(path).is_file():
+        return gallery[name]
+    if not Path(path).exists():
+        near = difflib.get_close_matches(name, list(gallery), n=3, cutoff=0.5)
+        hint = (
+            "did you mean " + " or ".join(repr(s) for s in near) + "?"
+            if near
+            else "`python -m game list --scenarios` shows them"
+        )
+        raise ScenarioError(f"{path}: no such scenario file or built-in scenario; {hint}")
+    return Path(path)
+
+
 def load_scenario(path: str | os.PathLike) -> Scenario:
-    """Read and validate a scenario file.
+    """Read and validate a scenario file, or the built-in scenario of a name.
 
     Parameters
     ----------
     path : str or os.PathLike
-        The ``.toml`` file.
+        The ``.toml`` file, or the name of a built-in scenario
+        (:func:`builtin_scenarios`: ``"halving-lower-bound"``). A string without
+        a folder and without ``.toml`` is a name unless a file of that name exists.
 
     Raises
     ------
     ParameterError
         When ``path`` is not a path (a str or an os.PathLike).
     ScenarioError
-        Naming the file, the key and what was expected.
+        Naming the file, the key and what was expected; an unknown name with the
+        closest built-in names.
+
+    Examples
+    --------
+    >>> from game.scenario import load_scenario
+    >>> load_scenario("halving-lower-bound").source.name
+    'halving_lower_bound.toml'
+    >>> load_scenario("halving-lower-bnd")
+    Traceback (most recent call last):
+    ...
+    game.errors.ScenarioError: halving-lower-bnd: ...; did you mean 'halving-lower-bound' or ...
     """
     check_instance("path", path, (str, os.PathLike), "a path (str or os.PathLike)")
-    path = Path(path)
+    path = _scenario_path(path)
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
