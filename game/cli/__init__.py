@@ -3,16 +3,23 @@
 ::
 
     python -m game run | replay | expect | list | sweep | plot | report | ldim | selfcheck
+    python -m game --version
+    online-learning-games ...   # the console script: the same commands
+
+A command that takes a scenario takes a ``.toml`` file or the name of a
+built-in scenario (:func:`game.builtin_scenarios`: ``perceptron-separable``),
+so the shipped games play from any folder.
 
 Each command's module (``_run``, ``_replay``, ``_expect``, ``_list``,
 ``_sweep``, ``_plot``, ``_report``, ``_ldim``, ``_selfcheck``) has
 ``add_parser(subparsers)`` and ``run(args, console)``; :func:`main` builds the
-parser from their list and turns every :class:`game.errors.GameError` into one
+parser from their list (:func:`script` is the console script: the same, under
+its own name) and turns every :class:`game.errors.GameError` into one
 line on standard error and exit 2. What they share (the console, the rounds'
 progress bar) is in ``_output``: output that is not a terminal is never
 wrapped or cut.
 """
 
-from game.cli._main import main
+from game.cli._main import main, script
 
-__all__ = ["main"]
+__all__ = ["main", "script"]

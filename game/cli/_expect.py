@@ -4,6 +4,8 @@
 
     python -m game expect SCENARIO   # paste what it prints into the scenario
 
+SCENARIO is a ``.toml`` file or a built-in scenario's name.
+
 Plays the scenario and prints its counts, verdicts and digest as TOML text, to
 paste into the scenario so that every later ``run`` and ``replay`` checks them.
 """
@@ -23,7 +25,7 @@ __all__ = ["add_parser", "expect_table", "run"]
 def add_parser(subparsers) -> argparse.ArgumentParser:
     """Add the ``expect`` command to an argparse subparsers object."""
     p = subparsers.add_parser("expect", help="print the [expect] table of a scenario's game")
-    p.add_argument("scenario", help="a scenario .toml file")
+    p.add_argument("scenario", help="a scenario .toml file or a built-in scenario's name")
     return p
 
 

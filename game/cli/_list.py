@@ -1,8 +1,14 @@
-"""``python -m game list``: every registered player, its role, parameters and first doc line.
+"""``python -m game list``: every registered player, or every built-in scenario.
 
-The names are those a scenario spells in its ``[learner]`` and ``[adversary]``
-tables, so a name is never cut: on a terminal the other columns wrap around it,
-and piped output prints every row whole on one line.
+::
+
+    python -m game list               # name, role, parameters and first doc line of each player
+    python -m game list --scenarios   # name, learner, adversary, rounds, description
+
+The players' names are those a scenario spells in its ``[learner]`` and
+``[adversary]`` tables, and the scenarios' names those ``run``, ``replay``,
+``expect`` and ``sweep`` take, so a name is never cut: on a terminal the other
+columns wrap around it, and piped output prints every row whole on one line.
 """
 
 from __future__ import annotations
@@ -14,13 +20,22 @@ from rich.markup import escape
 from rich.table import Table
 
 from game.players import lookup, names, parameters, role_of
+from game.scenario import builtin_scenarios, load_scenario
 
-__all__ = ["add_parser", "players_table", "run"]
+__all__ = ["add_parser", "players_table", "run", "scenarios_table"]
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     """Add the ``list`` command to an argparse subparsers object."""
-    return subparsers.add_parser("list", help="every registered player with its parameters")
+    p = subparsers.add_parser(
+        "list", help="every registered player with its parameters (or the built-in scenarios)"
+    )
+    p.add_argument(
+        "--scenarios",
+        action="store_true",
+        help="list the built-in scenarios instead: the names run, replay and sweep take",
+    )
+    return p
 
 
 #: How ``list`` shows a parameter the scenario fills, by what it supplies.
@@ -60,7 +75,38 @@ def players_table() -> Table:
     return table
 
 
+def scenarios_table() -> Table:
+    """A rich table of the built-in scenarios: name, learner, adversary, rounds, description.
+
+    The name is the one ``python -m game run NAME`` takes
+    (:func:`game.builtin_scenarios`); rounds is the scenario's upper limit.
+
+    Examples
+    --------
+    >>> rows = zip(*(column.cells for column in scenarios_table().columns))
+    >>> [row[:4] for row in rows if row[0] == "perceptron-separable"]
+    [('perceptron-separable', 'perceptron', 'separable-stream', '2,000')]
+    """
+    table = Table(title="built-in scenarios")
+    table.add_column("name", style="bold", no_wrap=True)
+    table.add_column("learner")
+    table.add_column("adversary")
+    table.add_column("rounds", justify="right")
+    table.add_column("description")
+    for name, path in builtin_scenarios().items():
+        scenario = load_scenario(path)
+        spec = scenario.spec
+        table.add_row(
+            name,
+            spec["learner"]["name"],
+            spec["adversary"]["name"],
+            f"{scenario.rounds:,}",
+            escape(scenario.description),
+        )
+    return table
+
+
 def run(args: argparse.Namespace, console: Console) -> int:
-    """Print the table of registered players."""
-    console.print(players_table())
+    """Print the table of registered players, or of the built-in scenarios."""
+    console.print(scenarios_table() if args.scenarios else players_table())
     return 0

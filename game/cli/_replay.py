@@ -3,7 +3,12 @@
 ::
 
     python -m game replay SCENARIO.toml      # the game against the scenario's [expect]
+    python -m game replay NAME               # a built-in scenario (replay-perceptron-balcan)
     python -m game replay TRANSCRIPT.jsonl   # the recorded game, round by round
+
+A target with the suffix ``.toml``, or with no suffix and no file of that
+name, is a scenario (a name with no such built-in scenario is refused with the
+closest names); anything else is a transcript.
 
 A transcript is re-played from the scenario its header records, or else with
 the recorded learner (rebuilt from its registry name and parameters, never
@@ -34,7 +39,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
         "replay", help="re-play a scenario or transcript, fail on a difference"
     )
-    p.add_argument("target", help="a scenario .toml or a transcript .jsonl")
+    p.add_argument(
+        "target", help="a scenario .toml, a built-in scenario's name or a transcript .jsonl"
+    )
     return p
 
 
@@ -171,12 +178,12 @@ def _describe(a: Transcript, b: Transcript, t: int) -> str:
 def run(args: argparse.Namespace, console: Console) -> int:
     """Re-play the target; 0 when it is as recorded (a difference raises ReplayMismatch)."""
     path = Path(args.target)
-    if path.suffix == ".toml":
-        scenario = load_scenario(path)
+    if path.suffix == ".toml" or (not path.suffix and not path.exists()):
+        scenario = load_scenario(args.target)
         transcript = scenario.play(check=False)
         failures = scenario.check(transcript)
         if failures:
-            raise ReplayMismatch(f"{path}: " + "; ".join(failures))
+            raise ReplayMismatch(f"{args.target}: " + "; ".join(failures))
         console.print(
             f"[green]as recorded[/]: {len(transcript)} rounds, digest {transcript.digest}"
         )

@@ -2,11 +2,13 @@
 
 ::
 
-    python -m game report SCENARIO_DIR [--out report.html] [--rounds N]
+    python -m game report [SCENARIO_DIR] [--out report.html] [--rounds N]
         [--format png|svg] [--figures mistakes,regret,...] [--quiet]
 
-Each scenario gets its summary, its rounds and the figures that apply to it
-(of :data:`game.viz.plots.KINDS`, all by default). On a terminal the scenario
+Without a folder it plays the installed gallery, the built-in scenarios
+(:func:`game.builtin_scenarios`), from any folder. Each scenario gets its
+summary, its rounds and the figures that apply to it (of
+:data:`game.viz.plots.KINDS`, all by default). On a terminal the scenario
 being played and a bar of its rounds show on standard error.
 """
 
@@ -18,6 +20,7 @@ from pathlib import Path
 from rich.console import Console
 
 from game.cli._output import RoundsBar
+from game.scenario import builtin_scenarios
 from game.viz.plots import KINDS
 
 __all__ = ["add_parser", "run"]
@@ -25,8 +28,12 @@ __all__ = ["add_parser", "run"]
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     """Add the ``report`` command to an argparse subparsers object."""
-    p = subparsers.add_parser("report", help="play every scenario of a folder into one HTML page")
-    p.add_argument("folder", help="a folder of scenario .toml files")
+    p = subparsers.add_parser(
+        "report", help="play every scenario of a folder (or the built-in ones) into one HTML page"
+    )
+    p.add_argument(
+        "folder", nargs="?", help="a folder of scenario .toml files (default: the built-in ones)"
+    )
     p.add_argument("--out", type=Path, default=Path("report.html"), help="the HTML file")
     p.add_argument("--rounds", type=int, help="play each game for at most N rounds")
     p.add_argument("--format", default="png", choices=("png", "svg"), help="figures as")
@@ -54,10 +61,16 @@ def run(args: argparse.Namespace, console: Console) -> int:
             bars.append(RoundsBar(name, enabled=True))
 
     figures = [f.strip() for f in args.figures.split(",") if f.strip()]
+    folder, only = args.folder, None
+    if folder is None:  # the installed gallery: every built-in scenario, by its file's name
+        gallery = builtin_scenarios()
+        only = [path.stem for path in gallery.values()]
+        folder = next(iter(gallery.values())).parent
     try:
         out = write_report(
-            args.folder,
+            folder,
             args.out,
+            only=only,
             rounds=args.rounds,
             fmt=args.format,
             figures=figures,

@@ -5,8 +5,10 @@
     python -m game run SCENARIO [--out FILE | --no-out] [--seed N] [--rounds N]
         [--snapshots] [--plot FILE] [--plot-kind KIND] [--quiet | --progress]
 
-The summary is :func:`game.viz.summary_entries` drawn as a rich table;
-the transcript goes to ``runs/NAME.jsonl`` unless told otherwise. A scenario's
+SCENARIO is a ``.toml`` file or a built-in scenario's name
+(``python -m game run perceptron-separable``, from any folder). The summary is
+:func:`game.viz.summary_entries` drawn as a rich table; the transcript goes to
+``runs/NAME.jsonl`` (NAME: the scenario file's stem) unless told otherwise. A scenario's
 ``[expect]`` table is checked after the game (exactly only without ``--seed``
 or ``--rounds``): a failure exits with 1 after the summary is printed.
 """
@@ -35,7 +37,7 @@ _RUNS = Path("runs")
 def add_parser(subparsers) -> argparse.ArgumentParser:
     """Add the ``run`` command to an argparse subparsers object."""
     p = subparsers.add_parser("run", help="play a scenario and print its summary")
-    p.add_argument("scenario", help="a scenario .toml file")
+    p.add_argument("scenario", help="a scenario .toml file or a built-in scenario's name")
     p.add_argument("--out", type=Path, help="transcript file (default runs/NAME.jsonl)")
     p.add_argument("--no-out", action="store_true", help="write no transcript")
     p.add_argument("--seed", type=int, help="override the scenario's seed")
@@ -105,9 +107,10 @@ def summary_table(transcript: Transcript, title: str | None = None) -> Table:
 def run(args: argparse.Namespace, console: Console) -> int:
     """Play the scenario, print its summary and check its expectations; the exit status."""
     scenario = load_scenario(args.scenario)
-    out = None if args.no_out else (args.out or _RUNS / f"{Path(args.scenario).stem}.jsonl")
+    stem = scenario.source.stem
+    out = None if args.no_out else (args.out or _RUNS / f"{stem}.jsonl")
     snapshots = args.snapshots or (args.plot is not None and args.plot_kind == "potential") or None
-    bar = rounds_bar(args, Path(args.scenario).stem)
+    bar = rounds_bar(args, stem)
     try:
         transcript = scenario.play(
             seed=args.seed,

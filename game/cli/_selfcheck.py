@@ -4,8 +4,12 @@
 
     python -m game selfcheck [--scenarios DIR] [--seconds S] [--seed N]
 
-Prints the players checked, the checks run and passed, and how many malformed
-scenarios and damaged transcripts got the right answer (see
+The scenarios that tell how to build each adversary are the built-in ones
+(installed with the package, so every registered player is checked from any
+folder) unless ``--scenarios`` names a folder; a folder that is not one, or
+holds no scenario, is refused with one line and exit 2. Prints the players
+checked, the checks run and passed, and how many malformed scenarios and
+damaged transcripts got the right answer (see
 :func:`game.testing.selfcheck`), then every player skipped and why, and every
 failure; exits with 1 when anything failed, and with 2 (one line naming the
 option) for a bad option.
@@ -32,7 +36,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
         "selfcheck", help="conformance checks of every player and a fuzz pass"
     )
-    p.add_argument("--scenarios", default="scenarios", help="scenario folder (default scenarios)")
+    p.add_argument(
+        "--scenarios", metavar="DIR", help="a folder of scenarios (default: the built-in ones)"
+    )
     p.add_argument("--seconds", type=float, default=3.0, help="fuzz pass duration")
     p.add_argument("--seed", type=int, default=0, help="fuzzer seed")
     return p

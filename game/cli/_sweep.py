@@ -6,6 +6,8 @@
         [--workers N | --scheduler ADDRESS] [--out results.csv|.parquet]
         [--transcripts DIR] [--chunk-size N] [--no-lockstep] [--digests]
 
+SCENARIO is a ``.toml`` file or a built-in scenario's name.
+
 Prints one table row per grid point (mistakes' mean, quantiles and max beside
 the bound, and the games over it), then every violation with its seed and how
 to replay it. A progress bar runs on standard error. Ctrl-C stops the sweep,
@@ -63,7 +65,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
         "sweep", help="play a scenario over many seeds (and a parameter grid)"
     )
-    p.add_argument("scenario", help="a scenario .toml file")
+    p.add_argument("scenario", help="a scenario .toml file or a built-in scenario's name")
     p.add_argument(
         "--seeds",
         default="0:100",

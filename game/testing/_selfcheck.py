@@ -5,12 +5,16 @@ then spends a few seconds feeding the referee malformed scenario files and
 damaged transcripts (:mod:`game.testing`), and reports how many of each got the
 right refusal.
 
+The scenarios that tell how to build each adversary are the built-in ones
+(:func:`game.builtin_scenarios`, installed with the package) unless a folder
+is given.
+
 Examples
 --------
 >>> from game.testing import selfcheck
->>> report = selfcheck("scenarios", seconds=0.5, seed=0)
->>> report.checks_failed, report.fuzz_wrong
-(0, 0)
+>>> report = selfcheck(seconds=0.5, seed=0)
+>>> report.checks_failed, report.fuzz_wrong, report.skipped
+(0, 0, {})
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ import attrs
 import numpy as np
 
 from game.errors import ParameterError, check_instance, check_integer, check_real
-from game.scenario import load_scenario
+from game.scenario import builtin_scenarios, load_scenario
 from game.testing._checks import registered_checks, run_checks
 from game.testing._fuzz import (
     check_scenario_refused,
@@ -67,8 +71,10 @@ class SelfcheckReport:
 
 def _arguments(folder: Any, seconds: Any, seed: Any) -> tuple[Path, float, int]:
     """selfcheck's arguments, checked: the folder as a Path, the seconds, the seed."""
+    if folder is None:  # the built-in scenarios, installed with the package
+        folder = next(iter(builtin_scenarios().values())).parent
     check_instance("folder", folder, (str, os.PathLike), "a path (str or os.PathLike)")
-    if not Path(folder).is_dir():
+    if not Path(folder).is_dir() or not any(Path(folder).glob("*.toml")):
         raise ParameterError("folder", str(folder), "a folder of scenarios")
     seconds = check_real("seconds", seconds, low=0)
     seed = check_integer("seed", seed, low=0)
@@ -76,15 +82,17 @@ def _arguments(folder: Any, seconds: Any, seed: Any) -> tuple[Path, float, int]:
 
 
 def selfcheck(
-    folder: str | os.PathLike = "scenarios", *, seconds: float = 3.0, seed: int = 0
+    folder: str | os.PathLike | None = None, *, seconds: float = 3.0, seed: int = 0
 ) -> SelfcheckReport:
     """Run the conformance suite over the registry and a fuzz pass of ``seconds``.
 
     Parameters
     ----------
-    folder : path-like
+    folder : path-like, optional
         A folder of scenarios that tell how to build each adversary (and point
-        learner), and the valid documents the fuzzer mutates.
+        learner), and the valid documents the fuzzer mutates (default: the
+        built-in scenarios, which name every registered player). A player no
+        scenario of the folder builds is skipped, with the reason.
     seconds : float
         Time for the fuzz pass, ≥ 0 (it tries at least one scenario and one
         transcript).
@@ -94,8 +102,9 @@ def selfcheck(
     Raises
     ------
     ParameterError
-        For a folder that is not one, a negative or non-finite ``seconds``, a
-        seed that is not a non-negative integer.
+        For a folder that is not one or holds no scenario (``*.toml``), a
+        negative or non-finite ``seconds``, a seed that is not a non-negative
+        integer.
     """
     folder, seconds, seed = _arguments(folder, seconds, seed)
     report = SelfcheckReport()
