@@ -162,6 +162,7 @@ SURFACE = {
     "Round",
     "Scenario",
     "load_scenario",
+    "builtin_scenarios",
     "sweep",
     "SweepResult",
     "register",
