@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -129,12 +130,24 @@ def test_the_wheel_holds_the_scenarios_their_data_and_py_typed(wheel):
     assert b"License-Expression: MIT" in metadata
 
 
-def test_the_installed_wheel_runs_the_demo_by_name_from_another_folder(site, elsewhere):
+def readme_demo() -> list[str]:
+    """The game of the README's first command: the arguments after ``.venv/bin/python``."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    first = re.search(r"```sh\n(.*?)\n```", readme, re.S).group(1)
+    *_, demo = first.split("&&")
+    program, *args = shlex.split(demo)
+    assert program == ".venv/bin/python" and args[:3] == ["-m", "game", "run"], first
+    return args
+
+
+def test_the_installed_wheel_runs_the_readme_demo_by_name_from_another_folder(site, elsewhere):
     where = elsewhere("-c", "import game, learners; print(game.__file__); print(learners.__file__)")
     assert where.returncode == 0, where.stderr
     for line in where.stdout.splitlines():
         assert Path(line).is_relative_to(site), line
-    done = elsewhere("-m", "game", "run", "perceptron-separable", "--no-out")
+    demo = readme_demo()
+    assert demo == ["-m", "game", "run", "perceptron-separable"]
+    done = elsewhere(*demo, "--no-out")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0].startswith("Perceptron (004's convention) on a separable stream")
