@@ -5,7 +5,7 @@
     python -m game selfcheck [--scenarios DIR] [--seconds S] [--seed N]
 
 The scenarios that tell how to build each adversary are the built-in ones
-(installed with the package, so every registered player is checked from any
+(installed with the package, so every built-in player is checked from any
 folder) unless ``--scenarios`` names a folder; a folder that is not one, or
 holds no scenario, is refused with one line and exit 2. Prints the players
 checked, the checks run and passed, and how many malformed scenarios and

@@ -91,7 +91,7 @@ def selfcheck(
     folder : path-like, optional
         A folder of scenarios that tell how to build each adversary (and point
         learner), and the valid documents the fuzzer mutates (default: the
-        built-in scenarios, which name every registered player). A player no
+        built-in scenarios, which build every built-in player). A player no
         scenario of the folder builds is skipped, with the reason.
     seconds : float
         Time for the fuzz pass, ≥ 0 (it tries at least one scenario and one
