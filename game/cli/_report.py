@@ -17,7 +17,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from game.cli._output import RoundsBar
+from game.engine import RoundsBar
 from game.viz.plots import KINDS
 
 __all__ = ["add_parser", "run"]
