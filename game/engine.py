@@ -18,7 +18,13 @@ instance, predict, label, update, record. What surrounds it lives in helpers:
   player reaches the record, the other player's view of the round, or the
   adversary's own arrays;
 - :func:`settle` asks for the certificate and the bounds after the game;
-- the header is built by :func:`game_header`, the one place a header is built.
+- the header is built by :func:`game_header`, the one place a header is built;
+- progress, when asked for, is a callback the loop reaches through the
+  adversary's ``instance`` (a plain game carries no progress code at all), and
+  the steps of the game's end (the instances checked, the certificate verified,
+  the bounds, the digest) are told to it as each begins; :class:`RoundsBar` is
+  the default display, the one ``play(..., progress=True)`` and the command
+  line show.
 
 Examples
 --------
@@ -69,7 +75,7 @@ from game.transcript import (
     versions,
 )
 
-__all__ = ["extras_clash", "game_header", "play", "settle"]
+__all__ = ["RoundsBar", "check_progress", "extras_clash", "game_header", "play", "settle"]
 
 _ndarray = np.ndarray
 
@@ -86,11 +92,12 @@ _STAGES = {
 }
 
 
-def _check_options(*, out: Any = None, meta: Any = None, progress: Any = None) -> None:
+def _check_options(*, out: Any = None, meta: Any = None) -> None:
     """Check the options a game takes beside its players (each may be None).
 
-    ``out`` a path (str or os.PathLike), ``meta`` a dict, ``progress`` a
-    callable; anything else is a :class:`~game.errors.ParameterError` naming it.
+    ``out`` a path (str or os.PathLike), ``meta`` a dict; anything else is a
+    :class:`~game.errors.ParameterError` naming it (``progress`` goes through
+    :func:`check_progress`).
 
     Examples
     --------
@@ -104,8 +111,6 @@ def _check_options(*, out: Any = None, meta: Any = None, progress: Any = None) -
         check_instance("out", out, (str, os.PathLike), "a path (str or os.PathLike)")
     if meta is not None:
         check_instance("meta", meta, dict, "a dict of header entries")
-    if progress is not None and not callable(progress):
-        raise ParameterError("progress", progress, "a callable progress(done, rounds)")
 
 
 def game_header(
@@ -166,7 +171,7 @@ def play(
     snapshots: bool = False,
     out: str | os.PathLike | None = None,
     meta: dict | None = None,
-    progress: Callable[[int, int], Any] | None = None,
+    progress: bool | Callable[[int, int], Any] | None = None,
 ) -> Transcript:
     """Play one game and return its transcript.
 
@@ -186,11 +191,20 @@ def play(
         Stream the transcript to this JSON Lines file as the game runs.
     meta : dict, optional
         Extra header entries (a scenario records its spec and seed here).
-    progress : callable, optional
-        ``progress(done, rounds)``, called with the number of rounds completed
-        at most about every 0.1 s while the game runs, and once when it ends.
-        Without it the loop carries no progress code at all. An exception it
-        raises stops the game as a :class:`GameError`.
+    progress : bool or callable, optional
+        True shows the default display (:class:`RoundsBar`, on standard error,
+        once the game has run for about a second): the rounds with rounds per
+        second, then each step of the game's end. False or None shows nothing,
+        and the loop carries no progress code at all. A callable is called as
+        ``progress(done, rounds)`` with the rounds completed, at most about
+        every 0.1 s while the game runs and once when its rounds are over; if
+        it has a ``step`` method, ``progress.step(text)`` is called as each
+        step of the game's end begins ("checking the instances", "verifying the
+        certificate", "computing the bounds", "computing the digest") and
+        ``progress.step(None)`` when the last is done. With progress the digest
+        is computed before ``play`` returns, as that last step (without it, when
+        first asked for). An exception the callback raises stops the game as a
+        :class:`GameError`.
 
     Returns
     -------
@@ -201,7 +215,7 @@ def play(
     ParameterError
         For a bad argument: ``rounds`` not an integer ≥ 0, an unknown ``loss``,
         ``snapshots`` not a bool, ``out`` not a path, ``meta`` not a dict,
-        ``progress`` not callable.
+        ``progress`` not a bool, None or a callable.
     ProtocolError
         A player broke the protocol (a prediction outside [-1, 1] or NaN, a label
         other than ±1, an ``update`` that returned no bool) or raised: the message
@@ -217,13 +231,34 @@ def play(
     rounds = check_integer("rounds", rounds, low=0)
     get_loss(loss)
     snapshots = check_choice("snapshots", snapshots, (False, True))
-    _check_options(out=out, meta=meta, progress=progress)
+    _check_options(out=out, meta=meta)
+    progress = check_progress(progress)
     header = game_header(
         learner, adversary, rounds=rounds, loss=loss, snapshots=snapshots, meta=meta
     )
     clash = kinds_clash(learner, adversary)
     if clash is not None:
         raise ProtocolError(clash)
+    if progress is not True:
+        progress = None if progress is False else progress
+        return _referee(learner, adversary, header, rounds, snapshots, out, progress)
+    bar = RoundsBar(f"{header['learner']['name']} vs {header['adversary']['name']}")
+    try:
+        return _referee(learner, adversary, header, rounds, snapshots, out, bar)
+    finally:
+        bar.close()
+
+
+def _referee(
+    learner: Learner,
+    adversary: Adversary,
+    header: dict,
+    rounds: int,
+    snapshots: bool,
+    out: str | os.PathLike | None,
+    progress: Callable[[int, int], Any] | None,
+) -> Transcript:
+    """The game itself, its arguments checked: the round loop, then its end."""
     record = _Recorder.open(learner, adversary, header, snapshots=snapshots, out=out)
     ps, ys, us = record.ps, record.ys, record.us
     store = record.xs.store  # the slow path of the copy; the loop writes rows itself
@@ -279,10 +314,9 @@ def play(
         if error is exc:
             raise
         raise error from exc
-    transcript = record.finish()
-    if progress is not None:
-        _report(progress, len(transcript), int(rounds))
-    return transcript
+    if progress is None:
+        return record.finish()
+    return record.finish(_stepper(progress, len(ys), int(rounds)))
 
 
 # -- the record ------------------------------------------------------------------------------
@@ -465,14 +499,23 @@ class _Recorder:
             self.writer.close(partial.footer())
         return error
 
-    def finish(self) -> Transcript:
+    def finish(self, step: Callable[[str | None], Any] | None = None) -> Transcript:
         """The game's transcript, settled (:func:`settle`) and its file closed.
 
+        With ``step`` (a game shown with progress) each step of the end is told
+        to it as it begins, and the digest is computed here, as the last step.
         Raises the error :func:`settle` returns, after the file's footer
         (marked aborted) is written.
         """
         transcript = self.transcript()
-        failure = settle(transcript, self.learner, self.adversary)
+        failure = settle(transcript, self.learner, self.adversary, step=step)
+        if step is not None and failure is None:
+            try:
+                step("computing the digest")
+                _ = transcript.rounds_digest  # the costly part of the digest, kept
+                step(None)
+            except GameError as exc:
+                failure = exc
         if self.writer is not None:
             if failure is not None:
                 transcript.status, transcript.reason = "aborted", str(failure)
@@ -568,6 +611,43 @@ _PROGRESS_STRIDE = 64
 _PROGRESS_PERIOD = 0.1
 
 
+def check_progress(progress: Any) -> bool | Callable[[int, int], Any] | None:
+    """``progress`` as :func:`play` and :func:`game.sweep` take it, or a ParameterError.
+
+    True (or numpy's true) asks for the default display, False (or numpy's
+    false) and None for none; a callable ``progress(done, total)`` is called as
+    the work advances. Anything else (1, "yes") is refused, naming ``progress``.
+
+    Returns
+    -------
+    bool, callable or None
+        ``progress``, a numpy bool as the bool it equals.
+
+    Raises
+    ------
+    ParameterError
+        Naming ``progress``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> check_progress(np.True_), check_progress(None), check_progress(print) is print
+    (True, None, True)
+    >>> check_progress(1)
+    Traceback (most recent call last):
+    ...
+    game.errors.ParameterError: progress must be True, False, None or a callable \
+progress(done, total), got 1
+    """
+    if progress is None or callable(progress):
+        return progress
+    if isinstance(progress, bool | np.bool_):
+        return bool(progress)
+    raise ParameterError(
+        "progress", progress, "True, False, None or a callable progress(done, total)"
+    )
+
+
 def _report(progress: Any, done: int, total: int) -> None:
     try:
         progress(done, total)
@@ -575,6 +655,33 @@ def _report(progress: Any, done: int, total: int) -> None:
         raise GameError(
             f"the progress callback raised {type(exc).__name__} after {done} rounds: {exc}"
         ) from exc
+
+
+def _stepper(progress: Any, done: int, total: int) -> Callable[[str | None], None]:
+    """What tells ``progress`` the steps of the game's end, its exceptions a :class:`GameError`.
+
+    Its first call first reports the rounds played, ``progress(done, total)``;
+    then each call is ``progress.step(text)``, when the callback has ``step``.
+    """
+    step = getattr(progress, "step", None)
+    reported = []
+
+    def tell(text: str | None) -> None:
+        if not reported:
+            reported.append(True)
+            _report(progress, done, total)
+        if step is None:
+            return
+        try:
+            step(text)
+        except Exception as exc:
+            where = "after the last step" if text is None else f"at the step {text!r}"
+            raise GameError(
+                f"the progress callback raised {type(exc).__name__} {where} of the game's end: "
+                f"{exc}"
+            ) from exc
+
+    return tell
 
 
 def _reporting(instance: Any, progress: Any, total: int) -> Any:
@@ -600,10 +707,182 @@ def _reporting(instance: Any, progress: Any, total: int) -> Any:
     return instance_with_progress
 
 
+#: How many seconds a game runs before :class:`RoundsBar` appears.
+BAR_DELAY = 1.0
+
+
+@attrs.define(eq=False)
+class RoundsBar:
+    """The progress display of a game: its rounds, then the steps of its end.
+
+    The default ``progress`` of :func:`play` (``progress=True``) and the bar of
+    the command line's ``run`` and ``report``. Called as ``bar(done, rounds)``
+    it shows a bar of the rounds with rounds per second; ``bar.step(text)``
+    (which :func:`play` calls as each step of the game's end begins) ends the
+    rounds and shows the step on a line of its own, its time running, until
+    the next step, ``bar.step(None)`` or :meth:`close` ends it: a finished step
+    is marked ✓, one still running when the bar closes (the game stopped with
+    an error) ✗. Nothing shows until the game has run for ``delay`` seconds,
+    and nothing at all unless ``enabled``; from then on the display is truthful
+    about the time before it appeared (every time shown runs from the bar's
+    creation or its step's start). It draws with rich on ``console``, by
+    default standard error.
+
+    Parameters
+    ----------
+    label : str
+        The bar's title (a scenario's name, or "LEARNER vs ADVERSARY").
+    enabled : bool, default True
+        False draws nothing (the command line's ``--quiet``, a pipe).
+    delay : float, default :data:`BAR_DELAY`
+        Seconds before the display appears.
+    console : rich.console.Console, optional
+        Where it draws; standard error by default.
+
+    Examples
+    --------
+    >>> import io
+    >>> from rich.console import Console
+    >>> shown = io.StringIO()
+    >>> bar = RoundsBar("a game", delay=0.0, console=Console(file=shown, width=100))
+    >>> bar(1000, 1000)
+    >>> bar.step("computing the digest")
+    >>> bar.step(None)
+    >>> bar.close()  # the display stays, as it was last drawn
+    >>> print(shown.getvalue())  # doctest: +ELLIPSIS
+    a game ━━━...━━━ 1000/1000 rounds, ... rounds/s ... s
+    ✓ computing the digest ... s
+    """
+
+    label: str
+    enabled: bool = True
+    delay: float = attrs.field(factory=lambda: BAR_DELAY)
+    console: Any = None
+    start: float = attrs.field(init=False, factory=time.perf_counter)
+    _rounds: Any = attrs.field(init=False, default=None)  # rich Progress of the rounds
+    _steps: Any = attrs.field(init=False, default=None)  # rich Progress of the steps
+    _task: Any = attrs.field(init=False, default=None)  # the rounds' task
+    _step: Any = attrs.field(init=False, default=None)  # the step running, if any
+    _live: Any = attrs.field(init=False, default=None)  # the display, once it shows
+    _over: bool = attrs.field(init=False, default=False)  # the rounds are over
+    _closed: bool = attrs.field(init=False, default=False)
+
+    def __attrs_post_init__(self) -> None:
+        if self.enabled:
+            self._rounds, self._steps = _bar_parts(self.console)
+            self._task = self._rounds.add_task(self.label, total=None, rate=0.0)
+
+    def __call__(self, done: int, total: int) -> None:
+        """``done`` of ``total`` rounds played."""
+        if not self.enabled or self._closed:
+            return
+        rate = done / max(time.perf_counter() - self.start, 1e-9)
+        self._rounds.update(self._task, completed=done, total=total, rate=rate)
+        self._show()
+
+    def step(self, text: str | None) -> None:
+        """Begin the step ``text`` of the game's end (None: the last step is done)."""
+        if not self.enabled or self._closed:
+            return
+        self._end_rounds()
+        self._end_step(done=True)
+        if text is not None:
+            self._step = self._steps.add_task(text, total=1)
+        self._show()
+
+    def close(self) -> None:
+        """End the display; it stays on screen as last drawn (a running step marked ✗)."""
+        if not self.enabled or self._closed:
+            return
+        self._closed = True
+        if not self._over:  # the game stopped during its rounds: the bar stays where it was
+            self._rounds.stop_task(self._task)
+        self._end_step(done=False)
+        if self._live is not None:
+            self._live.stop()
+            self._live = None
+
+    def _end_rounds(self) -> None:
+        """The rounds are over: the game's length is the rounds played."""
+        if not self._over:
+            self._over = True
+            done = self._rounds.tasks[0].completed
+            self._rounds.update(self._task, total=done, completed=done)
+            self._rounds.stop_task(self._task)
+
+    def _end_step(self, *, done: bool) -> None:
+        if self._step is not None:
+            if done:
+                self._steps.update(self._step, completed=1)
+            self._steps.stop_task(self._step)
+            self._step = None
+
+    def _show(self) -> None:
+        """Start the display once the game has run for ``delay`` seconds."""
+        if self._live is None and time.perf_counter() - self.start >= self.delay:
+            from rich.console import Group
+            from rich.live import Live
+
+            console = self._rounds.console
+            self._live = Live(Group(self._rounds, self._steps), console=console)
+            self._live.start()
+
+
+def _bar_parts(console: Any) -> tuple[Any, Any]:
+    """The two rich Progress tables of a :class:`RoundsBar`: the rounds, and the steps."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn
+    from rich.text import Text
+
+    class Seconds(ProgressColumn):
+        """The task's time: seconds with a tenth below a minute, then H:MM:SS."""
+
+        def render(self, task: Any) -> Text:
+            elapsed = task.elapsed or 0.0
+            if elapsed < 60:
+                return Text(f"{elapsed:.1f} s", style="progress.elapsed")
+            m, s = divmod(int(elapsed), 60)
+            return Text(f"{m // 60}:{m % 60:02d}:{s:02d}", style="progress.elapsed")
+
+    class Mark(ProgressColumn):
+        """A step's state: a spinner while it runs, ✓ done, ✗ stopped before it was."""
+
+        def __init__(self) -> None:
+            from rich.spinner import Spinner
+
+            self.spinner = Spinner("dots", style="progress.spinner")
+            super().__init__()
+
+        def render(self, task: Any) -> Any:
+            if task.finished:
+                return Text("✓", style="green")
+            if task.stop_time is not None:
+                return Text("✗", style="red")
+            return self.spinner.render(task.get_time())
+
+    console = console if console is not None else Console(stderr=True)
+    rounds = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("rounds, {task.fields[rate]:,.0f} rounds/s"),
+        Seconds(),
+        console=console,
+    )
+    steps = Progress(Mark(), TextColumn("{task.description}"), Seconds(), console=console)
+    return rounds, steps
+
+
 # -- after the game ----------------------------------------------------------------------------
 
 
-def settle(transcript: Transcript, learner: Learner, adversary: Adversary) -> GameError | None:
+def settle(
+    transcript: Transcript,
+    learner: Learner,
+    adversary: Adversary,
+    *,
+    step: Callable[[str], Any] | None = None,
+) -> GameError | None:
     """The certificate, its verification and the bounds, set on ``transcript``; the error, if any.
 
     The error is returned, not raised, so the caller can still write the footer:
@@ -617,6 +896,11 @@ def settle(transcript: Transcript, learner: Learner, adversary: Adversary) -> Ga
         The rounds played, not yet settled.
     learner, adversary : Learner, Adversary
         The players, asked for ``mistake_bound``, ``certificate`` and ``lower_bound``.
+    step : callable, optional
+        ``step(text)`` is called as each step begins ("checking the
+        instances", then "verifying the certificate" and "computing the bounds"
+        where the players have them), so a progress display can show it; a
+        :class:`GameError` it raises is returned as the error.
 
     Returns
     -------
@@ -634,12 +918,16 @@ def settle(transcript: Transcript, learner: Learner, adversary: Adversary) -> Ga
     >>> tr.certificate_verified
     False
     """
-    fault = instance_fault(transcript.raw_instances, getattr(adversary, "presents", None))
-    if fault is not None:
-        return _refused(adversary, *fault)
     role, method = "adversary", "certificate"
     try:
+        if step is not None:
+            step("checking the instances")
+        fault = instance_fault(transcript.raw_instances, getattr(adversary, "presents", None))
+        if fault is not None:
+            return _refused(adversary, *fault)
         get_certificate = getattr(adversary, "certificate", None)
+        if step is not None and get_certificate is not None:
+            step("verifying the certificate")
         handed = get_certificate() if get_certificate is not None else None
         if handed is not None and not isinstance(handed, Certificate):
             return ProtocolError(
@@ -659,10 +947,12 @@ def settle(transcript: Transcript, learner: Learner, adversary: Adversary) -> Ga
                 return failure
         role, method = "learner", "mistake_bound"
         bound_fn = getattr(learner, "mistake_bound", None)
+        lower_fn = getattr(adversary, "lower_bound", None)
+        if step is not None and (bound_fn is not None or lower_fn is not None):
+            step("computing the bounds")
         if bound_fn is not None:  # handed a copy: what it writes never reaches the record
             transcript.bound = _bound(bound_fn(transcript.copy()), learner, "learner", method)
         role, method = "adversary", "lower_bound"
-        lower_fn = getattr(adversary, "lower_bound", None)
         if lower_fn is not None:
             lower = _bound(lower_fn(), adversary, "adversary", method)
             transcript.lower_bound = lower_bound_hypotheses(lower, transcript, learner)

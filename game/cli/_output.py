@@ -1,11 +1,13 @@
-"""What every command shares: where it prints, and the progress bar of a game's rounds.
+"""What every command shares: where it prints, and when it shows a game's progress.
 
 A command prints its result on :func:`output_console`. On a terminal that is
 rich's usual console, laid out for the terminal's width. Anywhere else (a pipe,
 a file, a captured stream) the console is unbounded and never wraps: a table
 row is one line and names, parameters, titles and paths come out whole, at any
 ``COLUMNS`` and any length of path. Progress goes to standard error, and only
-when asked for or on a terminal.
+when asked for or on a terminal: a game's is :class:`game.engine.RoundsBar`,
+the display ``game.play(..., progress=True)`` shows, its rounds and then the
+steps of the game's end.
 
 Examples
 --------
@@ -23,14 +25,14 @@ Examples
 from __future__ import annotations
 
 import sys
-import time
 from typing import IO, Any
 
 from rich.console import Console
 
+from game.engine import RoundsBar
+
 __all__ = [
     "UNBOUNDED",
-    "RoundsBar",
     "on_terminal",
     "output_console",
     "progress_wanted",
@@ -63,60 +65,6 @@ def output_console() -> Console:
     return Console(width=UNBOUNDED, soft_wrap=True)
 
 
-class RoundsBar:
-    """A rich progress bar of a game's rounds with rounds per second, on standard error.
-
-    Used as the ``progress`` callback of :func:`game.play`. It appears only once
-    the game has run for about a second, and only when ``enabled``.
-
-    Examples
-    --------
-    >>> bar = RoundsBar("a game", enabled=False)
-    >>> bar(500, 1000)  # disabled: draws nothing
-    >>> bar.close()
-    """
-
-    def __init__(self, label: str, enabled: bool, delay: float = 1.0):
-        self.label, self.enabled, self.delay = label, enabled, delay
-        self.start = time.perf_counter()
-        self.bar: Any = None
-
-    def __call__(self, done: int, total: int) -> None:
-        if not self.enabled:
-            return
-        elapsed = time.perf_counter() - self.start
-        if self.bar is None:
-            if elapsed < self.delay:
-                return
-            from rich.progress import (
-                BarColumn,
-                MofNCompleteColumn,
-                Progress,
-                TextColumn,
-                TimeElapsedColumn,
-            )
-
-            self.bar = Progress(
-                TextColumn("{task.description}"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TextColumn("rounds, {task.fields[rate]:,.0f} rounds/s"),
-                TimeElapsedColumn(),
-                console=Console(stderr=True),
-            )
-            self.bar.start()
-            self.task = self.bar.add_task(self.label, total=total, rate=0.0)
-        self.bar.update(self.task, completed=done, rate=done / max(elapsed, 1e-9))
-
-    def close(self) -> None:
-        """Stop the bar (it stays on screen with its last count, as the total)."""
-        if self.bar is not None:
-            done = self.bar.tasks[0].completed
-            self.bar.update(self.task, total=done, completed=done)
-            self.bar.stop()
-            self.bar = None
-
-
 def progress_wanted(args: Any) -> bool:
     """Progress on standard error: ``--progress`` asks for it, ``--quiet`` turns it off,
     and by default it shows on a terminal only."""
@@ -126,5 +74,12 @@ def progress_wanted(args: Any) -> bool:
 
 
 def rounds_bar(args: Any, label: str) -> RoundsBar:
-    """The rounds bar of one game, shown as :func:`progress_wanted` says."""
+    """The progress display of one game, shown as :func:`progress_wanted` says.
+
+    Examples
+    --------
+    >>> import argparse
+    >>> rounds_bar(argparse.Namespace(quiet=True, progress=True), "a game").enabled
+    False
+    """
     return RoundsBar(label, enabled=progress_wanted(args))

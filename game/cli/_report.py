@@ -19,7 +19,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from game.cli._output import RoundsBar
+from game.engine import RoundsBar
 from game.scenario import builtin_scenarios
 from game.viz.plots import KINDS
 

@@ -46,12 +46,13 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from game.engine import check_progress
 from game.errors import GameError, ParameterError, check_choice, check_instance, check_integer
 from game.scenario import Scenario, load_scenario
 from game.sweep._grid import grid_points
@@ -150,11 +151,13 @@ def _chunks(points: list, seeds: list[int], size: int, **options) -> list[Task]:
 
 
 class _Progress:
-    """A rich progress bar on standard error (or nothing)."""
+    """The sweep's progress: a rich bar of games on standard error, a callback, or nothing."""
 
-    def __init__(self, total: int, enabled: bool):
+    def __init__(self, total: int, progress: Any):
         self.bar = None
-        if not enabled:
+        self.total, self.done = total, 0
+        self.callback = progress if callable(progress) else None
+        if progress is not True:
             return
         from rich.console import Console
         from rich.progress import (
@@ -187,6 +190,15 @@ class _Progress:
             self.started = True
 
     def advance(self, rows: list[dict]) -> None:
+        self.done += len(rows)
+        if self.callback is not None:
+            try:
+                self.callback(self.done, self.total)
+            except Exception as exc:
+                raise GameError(
+                    f"the progress callback raised {type(exc).__name__} after {self.done} "
+                    f"games: {exc}"
+                ) from exc
         if self.bar is None:
             return
         self.violations += sum(1 for r in rows if r.get("within_bound") is False)
@@ -209,7 +221,7 @@ def sweep(
     lockstep: bool = True,
     transcripts: str | os.PathLike | None = None,
     digests: bool = False,
-    progress: bool = False,
+    progress: bool | Callable[[int, int], Any] | None = False,
 ) -> SweepResult:
     """Play a scenario once per seed and grid point; return one row per game.
 
@@ -241,8 +253,11 @@ def sweep(
         ``point-P-seed-S.jsonl`` with a grid).
     digests : bool, default False
         Add each game's transcript digest to its row.
-    progress : bool, default False
-        Show a progress bar (rich, on standard error).
+    progress : bool or callable, default False
+        True shows a progress bar of the games (rich, on standard error);
+        False or None nothing; a callable is called as ``progress(done,
+        total)`` with the games finished each time a chunk's rows come back
+        (an exception it raises stops the sweep as a :class:`GameError`).
 
     Returns
     -------
@@ -254,7 +269,8 @@ def sweep(
         A bad scenario, grid key or grid value, before any game is played.
     ParameterError
         A bad argument: seeds, workers, chunk size, a flag that is not a bool,
-        a scenario or folder that is not a path.
+        ``progress`` not a bool, None or a callable, a scenario or folder that
+        is not a path.
     """
     if not isinstance(scenario, Scenario):
         check_instance(
@@ -264,8 +280,9 @@ def sweep(
     seed_list = parse_seeds(seeds)
     if grid is not None:
         check_instance("grid", grid, dict, "a dict of parameter keys to lists of values")
-    for name, flag in (("lockstep", lockstep), ("digests", digests), ("progress", progress)):
+    for name, flag in (("lockstep", lockstep), ("digests", digests)):
         check_choice(name, flag, (False, True))
+    progress = check_progress(progress)
     points = grid_points(scenario, grid, first_seed=seed_list[0] if seed_list else None)
     if workers is not None:
         workers = check_integer("workers", workers, low=1)

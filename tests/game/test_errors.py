@@ -437,7 +437,6 @@ FLAGS = [
     ),
     ("sweep", "lockstep", lambda v, tmp: sweep(_scenario(), 1, workers=1, lockstep=v)),
     ("sweep", "digests", lambda v, tmp: sweep(_scenario(), 1, workers=1, digests=v)),
-    ("sweep", "progress", lambda v, tmp: sweep(_scenario(), 1, workers=1, progress=v)),
     (
         "Transcript.load",
         "allow_incomplete",

@@ -22,7 +22,7 @@ pytest.importorskip("matplotlib")
 from adversaries import SeparableStream
 from game import GameError, Transcript, play
 from game.cli import main
-from game.cli._output import RoundsBar, rounds_bar
+from game.cli._output import rounds_bar
 from learners import Perceptron
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -149,19 +149,6 @@ def test_the_bar_appears_only_when_asked_and_not_quiet():
     assert not rounds_bar(args(), "x").enabled  # tests: standard error is not a terminal
     assert rounds_bar(args(progress=True), "x").enabled
     assert not rounds_bar(args(progress=True, quiet=True), "x").enabled
-
-
-def test_the_bar_shows_rounds_per_second_after_its_delay(capsys):
-    bar = RoundsBar("game", enabled=True, delay=0.0)
-    bar(500, 1000)
-    bar(900, 1000)
-    bar.close()
-    err = capsys.readouterr().err
-    assert "game" in err and "rounds/s" in err and "900/900" in err
-    quiet = RoundsBar("game", enabled=False, delay=0.0)
-    quiet(500, 1000)
-    quiet.close()
-    assert capsys.readouterr().err == ""
 
 
 def test_run_quiet_and_not_a_terminal_print_no_bar(capsys):
