@@ -399,7 +399,7 @@ def _soa(transcript, ax, series) -> None:
 def _integer_ticks():
     from matplotlib.ticker import MaxNLocator  # the optional extra
 
-    return MaxNLocator(integer=True)
+    return MaxNLocator(integer=True, steps=[1, 2, 2.5, 5, 10])
 
 
 def _eta(transcript, experts: int) -> float:
