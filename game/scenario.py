@@ -595,3 +595,9 @@ class Scenario:
                 f"got {s['certificate_verified']}"
             )
         return failures
+
+    def _repr_html_(self) -> str:
+        """The scenario as a table (for Jupyter): its game, players and expectations."""
+        from game.viz import scenario_html
+
+        return scenario_html(self)

@@ -37,6 +37,7 @@ from importlib.metadata import entry_points
 from typing import Any
 
 import attrs
+import networkx as nx
 import numpy as np
 
 from game.errors import GameError, ParameterError, UnknownPlayerError, check_choice
@@ -528,6 +529,8 @@ def _param_value(value: Any) -> Any:
         return value
     if isinstance(value, list | tuple) and len(value) <= 64:
         return [_param_value(v) for v in value]
+    if isinstance(value, nx.DiGraph):
+        return "DiGraph"  # a tree of any graph class (its picture is no part of the game)
     return type(value).__name__
 
 

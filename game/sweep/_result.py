@@ -128,10 +128,23 @@ class SweepResult:
 
     # -- summary ---------------------------------------------------------------
     def _repr_html_(self) -> str:
-        """The summary table first, then the rows, as HTML (for Jupyter)."""
+        """The figure, the summary table, then the rows, as HTML (for Jupyter)."""
         from game.viz import sweep_html
 
-        return sweep_html(self)
+        return sweep_html(self, figure=self._repr_png_())
+
+    def _repr_png_(self) -> bytes | None:
+        """The sweep's figure (:func:`game.viz.plots.plot_sweep`) as PNG, for Jupyter.
+
+        None without matplotlib (the ``plot`` extra) or without a finished game.
+        """
+        from game.errors import GameError
+        from game.viz.plots import figure_bytes, plot_sweep
+
+        try:
+            return figure_bytes(plot_sweep(self), "png", dpi=80)
+        except GameError:
+            return None
 
     def summary(self, quantiles: Sequence[float] = (0.5, 0.9, 0.99)) -> list[dict]:
         """Per grid point: mistakes' mean, quantiles and max beside the bound, and violations.

@@ -1,4 +1,4 @@
-"""What people see: the HTML views of a transcript and of a sweep (Jupyter's
+"""What people see: the HTML views of a transcript, a scenario and a sweep (Jupyter's
 ``_repr_html_``), figures (:mod:`game.viz.plots`) and the static report of a
 folder of scenarios (:mod:`game.viz.report`).
 
@@ -18,11 +18,19 @@ Examples
 True
 """
 
-from game.viz._html import SummaryRow, format_value, summary_entries, sweep_html, transcript_html
+from game.viz._html import (
+    SummaryRow,
+    format_value,
+    scenario_html,
+    summary_entries,
+    sweep_html,
+    transcript_html,
+)
 
 __all__ = [
     "SummaryRow",
     "format_value",
+    "scenario_html",
     "summary_entries",
     "sweep_html",
     "transcript_html",

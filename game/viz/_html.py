@@ -4,8 +4,10 @@
 beside the bound, certificate, digest), then the first and last rounds. The
 summary's rows come from :func:`summary_entries`, which the command line's
 table (``python -m game run``) renders too, so both show the same rows.
-:func:`sweep_html` renders a :class:`~game.sweep.SweepResult`: the
-summary per grid point first, then its first games. Plain tables, no
+:func:`sweep_html` renders a :class:`~game.sweep.SweepResult`: its figure
+when one is given, the summary per grid point, then its first games.
+:func:`scenario_html` renders a :class:`~game.scenario.Scenario` before it is
+played: its players, their parameters and its expectations. Plain tables, no
 JavaScript; every value is escaped.
 
 Examples
@@ -22,6 +24,7 @@ Examples
 
 from __future__ import annotations
 
+import base64
 from html import escape
 from typing import Any
 
@@ -34,6 +37,7 @@ __all__ = [
     "STYLE",
     "SummaryRow",
     "format_value",
+    "scenario_html",
     "summary_entries",
     "summary_rows",
     "sweep_html",
@@ -325,7 +329,7 @@ def _summary_header(entries: list[dict], keys: list[str]) -> list[str]:
     ]
 
 
-def sweep_html(result, *, games: int = 10) -> str:
+def sweep_html(result, *, games: int = 10, figure: bytes | None = None) -> str:
     """A sweep as HTML: per grid point the quantiles of mistakes against the bound, then games.
 
     Parameters
@@ -334,6 +338,8 @@ def sweep_html(result, *, games: int = 10) -> str:
         What :func:`game.sweep` returned.
     games : int, default 10
         How many of its per-game rows to show after the summary (≥ 0).
+    figure : bytes, optional
+        A PNG image shown first (the sweep's figure: ``SweepResult._repr_png_``).
 
     Examples
     --------
@@ -371,9 +377,55 @@ def sweep_html(result, *, games: int = 10) -> str:
     state = " (interrupted)" if getattr(result, "interrupted", False) else ""
     caption = f"summary: {len(result)} games of {getattr(result, 'requested', len(result))}{state}"
     body = table(rows, _summary_header(entries, keys), caption)
+    if figure:
+        encoded = base64.b64encode(figure).decode("ascii")
+        image = f'<img alt="the sweep\'s figure" src="data:image/png;base64,{encoded}">'
+        body = f"<div>{image}</div>" + body
     if len(result):
         columns = [c for c in result.columns if c not in ("point", "reason")]
         first = [[row.get(c) for c in columns] for row in result.rows[:games]]
         more = f"the first {games} of {len(result)} games" if len(result) > games else "games"
         body += table(first, columns, more)
+    return f'<div class="olg"><style>{STYLE}</style>{body}</div>'
+
+
+def _params(table: dict) -> str:
+    """A player's table as ``name (key = value, …)``."""
+    rest = ", ".join(f"{k} = {format_value(v)}" for k, v in table.items() if k != "name")
+    name = str(table.get("name", "?"))
+    return f"{name} ({rest})" if rest else name
+
+
+def scenario_html(scenario) -> str:
+    """A scenario as HTML, before it is played: its game, its players and its expectations.
+
+    Parameters
+    ----------
+    scenario : Scenario
+        What :func:`game.load_scenario` returned.
+
+    Examples
+    --------
+    >>> from game import load_scenario
+    >>> text = scenario_html(load_scenario("scenarios/soa_thresholds.toml"))
+    >>> "soa" in text, "optimal-adversary" in text, "thresholds (n = 100)" in text
+    (True, True, True)
+    """
+    spec = scenario.spec
+    rows: list[tuple[str, Any]] = [
+        ("file", str(scenario.source)),
+        ("rounds", spec.get("rounds")),
+        ("seed", spec.get("seed", 0)),
+        ("loss", spec.get("loss", "zero-one")),
+        ("learner", _params(spec.get("learner", {}))),
+        ("adversary", _params(spec.get("adversary", {}))),
+    ]
+    if "concept_class" in spec:
+        shared = dict(spec["concept_class"])
+        shared.setdefault("name", shared.pop("builder", "?"))
+        rows.append(("concept class", _params(shared)))
+    body = table(rows, caption=spec.get("description") or "scenario")
+    expect = spec.get("expect") or {}
+    if expect:
+        body += table(list(expect.items()), caption="expected on every run and replay")
     return f'<div class="olg"><style>{STYLE}</style>{body}</div>'

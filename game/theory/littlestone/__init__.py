@@ -7,6 +7,7 @@ from game.theory.littlestone._dimension import ldim, ldim_plain, vcdim
 from game.theory.littlestone._files import read_tree, write_tree
 from game.theory.littlestone._trees import (
     MAX_HALFSPACE_DEPTH,
+    LittlestoneTree,
     halfspace_tree,
     is_shattered,
     littlestone_tree,
@@ -18,6 +19,7 @@ from game.theory.littlestone._trees import (
 __all__ = [
     "MAX_HALFSPACE_DEPTH",
     "LdimEngine",
+    "LittlestoneTree",
     "halfspace_tree",
     "is_shattered",
     "ldim",

@@ -12,6 +12,9 @@ the root is node 1 and node i has children 2i (edge ``label`` −1) and 2i + 1
 Internal nodes carry ``instance`` (a point index, or a vector for halfspace
 trees), leaves a ``witness`` (a hypothesis index, or a weight vector) that
 realises their path. The graph's attributes say its ``depth`` and ``kind``.
+The trees built here are :class:`LittlestoneTree` objects: ``networkx.DiGraph``
+graphs that a notebook draws (``_repr_svg_``: an SVG picture made here, with no
+plotting library).
 
 Examples
 --------
@@ -25,6 +28,8 @@ Examples
 
 from __future__ import annotations
 
+import numbers
+from html import escape
 from typing import Any
 
 import networkx as nx
@@ -35,6 +40,7 @@ from game.theory.concepts import as_finite_class
 
 __all__ = [
     "MAX_HALFSPACE_DEPTH",
+    "LittlestoneTree",
     "halfspace_tree",
     "is_shattered",
     "littlestone_tree",
@@ -46,8 +52,156 @@ __all__ = [
 #: The deepest halfspace tree built: 2^(depth + 1) − 1 nodes.
 MAX_HALFSPACE_DEPTH = 20
 
+#: The levels of a tree its picture shows (deeper nodes are summed up under their ancestor).
+SVG_LEVELS = 4
 
-def littlestone_tree(cls: Any) -> nx.DiGraph:
+
+class LittlestoneTree(nx.DiGraph):
+    """A tree in this module's format, which a notebook shows as a picture.
+
+    A ``networkx.DiGraph`` in every other respect. The picture (``_repr_svg_``)
+    draws the tree top-down as :func:`game.viz.plots.draw_tree` does: internal
+    nodes are ovals named by their instance, leaves boxes named by their
+    witness, the −1 edge to the left; below :data:`SVG_LEVELS` levels a node
+    says how deep its subtree goes.
+
+    Examples
+    --------
+    >>> from game.theory.concepts import thresholds
+    >>> tree = littlestone_tree(thresholds(3))
+    >>> isinstance(tree, nx.DiGraph), type(tree).__name__
+    (True, 'LittlestoneTree')
+    >>> svg = tree._repr_svg_()
+    >>> svg.startswith("<svg"), svg.count("<ellipse"), svg.count("<rect")
+    (True, 3, 4)
+    """
+
+    def _repr_svg_(self) -> str | None:
+        try:
+            return _svg(self)
+        except (ValueError, TypeError, KeyError, nx.NetworkXException):
+            return None  # not a tree: the notebook shows the text instead
+
+
+def _label_text(value: Any) -> str:
+    if isinstance(value, numbers.Integral):
+        return str(int(value))
+    if isinstance(value, numbers.Real):
+        return f"{float(value):.3g}"
+    array = np.asarray(value)
+    if array.ndim == 1 and array.size <= 3:
+        return "(" + ", ".join(f"{float(v):.3g}" for v in array) + ")"
+    return str(value) if array.ndim == 0 else f"vector of {array.size}"
+
+
+def _svg_node_text(data: dict) -> str:
+    if "instance" in data:
+        return str(data.get("point_name", _label_text(data["instance"])))
+    if "witness" in data:
+        return str(data.get("witness_name", "h" + _label_text(data["witness"])))
+    return ""
+
+
+def _svg(tree: nx.DiGraph, levels: int = SVG_LEVELS) -> str:
+    """An SVG picture of the top ``levels`` levels of a tree (see :class:`LittlestoneTree`)."""
+    step_y, r, pad = 64.0, 17.0, 24.0
+    if tree.number_of_nodes() == 0:
+        return (
+            '<svg xmlns="http://www.w3.org/2000/svg" width="160" height="30">'
+            '<text x="4" y="20" font-family="sans-serif" font-size="13">an empty tree</text></svg>'
+        )
+    root = tree_root(tree)
+
+    def kids(node):
+        return sorted(tree.successors(node), key=lambda c: tree.edges[node, c].get("label", 0))
+
+    pos: dict = {}
+    cut: dict = {}
+    next_x = 0.0
+    stack = [(root, 0, False)]
+    while stack:
+        node, depth, expanded = stack.pop()
+        below = kids(node)
+        if below and depth == levels:
+            cut[node] = _subtree_depth(tree, node)
+            below = []
+        if not below:
+            pos[node] = (next_x, depth)
+            next_x += 1.0
+        elif expanded:
+            xs = [pos[c][0] for c in below]
+            pos[node] = ((min(xs) + max(xs)) / 2.0, depth)
+        else:
+            stack.append((node, depth, True))
+            stack.extend((c, depth + 1, False) for c in reversed(below))
+    deepest = max(d for _, d in pos.values())
+    texts = {node: _svg_node_text(tree.nodes[node]) for node in pos}
+    half = {node: max(r, 3.3 * len(text) + 6) for node, text in texts.items()}  # half widths
+    step_x = max(2 * r + 24, 2 * max(half.values()) + 10)
+    width = pad * 2 + step_x * max(next_x - 1.0, 0.0) + 2 * max(half.values()) + 40
+    height = pad * 2 + step_y * deepest + 2 * r + (18 if cut else 0) + 22
+
+    def xy(node):
+        x, d = pos[node]
+        return pad + max(half.values()) + 20 + step_x * x, pad + 22 + r + step_y * d
+
+    depth = tree.graph.get("depth")
+    name = tree.graph.get("name") or tree.graph.get("kind")
+    title = "a tree" + (f" of depth {depth}" if depth is not None else "")
+    title += f", shattered by {name}" if tree.graph.get("name") else f" ({name})" if name else ""
+    if cut:
+        title += f"; the top {levels} levels"
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
+        f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="sans-serif" font-size="12">',
+        f'<text x="{pad:.0f}" y="{pad:.0f}" font-size="13">{escape(title)}</text>',
+    ]
+    for u, v, label in tree.edges(data="label"):
+        if u not in pos or v not in pos:
+            continue
+        (x1, y1), (x2, y2) = xy(u), xy(v)
+        parts.append(
+            f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="#999"/>'
+        )
+        sign = "+" if label == 1 else "−"
+        mx, my = (x1 + x2) / 2 + (8 if label == 1 else -8), (y1 + y2) / 2
+        parts.append(f'<text x="{mx:.1f}" y="{my:.1f}" text-anchor="middle">{sign}</text>')
+    for node in pos:
+        cx, cy = xy(node)
+        text, w = escape(texts[node]), half[node]
+        if tree.out_degree(node) == 0:
+            parts.append(
+                f'<rect x="{cx - w:.1f}" y="{cy - r:.1f}" width="{2 * w:.1f}" height="{2 * r:.0f}" '
+                'fill="white" stroke="#2ca02c"/>'
+            )
+        else:
+            dash = ' stroke-dasharray="3,2"' if node in cut else ""
+            parts.append(
+                f'<ellipse cx="{cx:.1f}" cy="{cy:.1f}" rx="{w:.1f}" ry="{r:.0f}" fill="white" '
+                f'stroke="#1f77b4"{dash}/>'
+            )
+        parts.append(
+            f'<text x="{cx:.1f}" y="{cy + 4:.1f}" text-anchor="middle" font-size="11">{text}</text>'
+        )
+        if node in cut:
+            parts.append(
+                f'<text x="{cx:.1f}" y="{cy + r + 14:.1f}" text-anchor="middle" font-size="10" '
+                f'fill="#666">+{cut[node]} levels</text>'
+            )
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _subtree_depth(tree: nx.DiGraph, node: Any) -> int:
+    depth, stack = 0, [(node, 0)]
+    while stack:
+        here, d = stack.pop()
+        depth = max(depth, d)
+        stack.extend((c, d + 1) for c in tree.successors(here))
+    return depth
+
+
+def littlestone_tree(cls: Any) -> LittlestoneTree:
     """A tree of depth Ldim(cls) that the class shatters.
 
     Node numbering and attributes as in the module docstring: internal nodes
@@ -71,7 +225,7 @@ def littlestone_tree(cls: Any) -> nx.DiGraph:
     engine = fc.engine
     top = engine.state()
     depth = engine.state_ldim(top)
-    tree = nx.DiGraph(depth=depth, kind="finite-class", name=fc.name)
+    tree = LittlestoneTree(depth=depth, kind="finite-class", name=fc.name)
     if depth < 0:
         return tree
     names, points = fc.hypothesis_names, fc.point_names
@@ -96,7 +250,7 @@ def littlestone_tree(cls: Any) -> nx.DiGraph:
     return tree
 
 
-def halfspace_tree(depth: int, dimension: int = 2) -> nx.DiGraph:
+def halfspace_tree(depth: int, dimension: int = 2) -> LittlestoneTree:
     """The §21.4 tree (seed 000): shattered by halfspaces, of any depth.
 
     Node i at level t (2^(t−1) ≤ i < 2^t) holds v_i = (q, 1, 0, …, 0) with the
@@ -123,7 +277,7 @@ def halfspace_tree(depth: int, dimension: int = 2) -> nx.DiGraph:
     """
     depth = check_integer("depth", depth, low=0, high=MAX_HALFSPACE_DEPTH)
     dimension = check_integer("dimension", dimension, low=2)
-    tree = nx.DiGraph(depth=depth, kind="halfspace", dimension=dimension)
+    tree = LittlestoneTree(depth=depth, kind="halfspace", dimension=dimension)
     for level in range(1, depth + 2):
         first = 1 << (level - 1)
         for j in range(first):

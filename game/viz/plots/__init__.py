@@ -3,13 +3,21 @@
 Every function returns a :class:`matplotlib.figure.Figure` and never calls
 ``show()``; write one with :func:`save_figure` (PNG, SVG or PDF by the suffix),
 or from the command line with ``python -m game plot TRANSCRIPT --kind KIND``.
+Every figure leaves room around its curves and bounds (none sits on the
+frame), puts its legend beside the axes and writes no text under 9 points.
+
+Every function takes ``ax=`` (draw into these axes, over what they hold) and
+``label=`` (the game's name in the legend): games drawn over one another each
+take their own colour, and a bound they share is drawn once.
+:func:`compare` draws several games at once.
 
 - :func:`plot_mistakes`: cumulative mistakes against the bounds (any game);
 - :func:`plot_regret`: losses and regret against the bound (expert games);
 - :func:`plot_potential`: the proof's potential against its inequality (snapshots);
 - :func:`plot_sweep`: a sweep's mistakes per grid point against the bound;
 - :func:`draw_tree`: a Littlestone tree with the path an adversary walked
-  (:func:`walked_tree` rebuilds the tree of a game played from a scenario).
+  (:func:`walked_tree` rebuilds the tree of a game played from a scenario);
+- :func:`compare`: several games' figure of one kind in one axes.
 
 :func:`figure_for` draws one of :data:`KINDS` by name, and :func:`figures_for`
 says which apply to a transcript. The figures ask the players what they
@@ -27,9 +35,14 @@ Examples
 >>> tr = play(Perceptron(), SeparableStream(5, 0.1, 1.0, np.random.default_rng(0)), rounds=300)
 >>> len(plot_mistakes(tr).axes)
 1
+>>> other = play(Perceptron(), SeparableStream(5, 0.3, 1.0, np.random.default_rng(0)), rounds=300)
+>>> fig = compare([tr, other], labels=["margin 0.1", "margin 0.3"])
+>>> [line.get_label() for line in fig.axes[0].get_lines()][::3]
+['margin 0.1: mistakes', 'margin 0.3: mistakes']
 """
 
 from game.viz.plots._by_kind import KINDS, figure_for, figures_for
+from game.viz.plots._compare import compare
 from game.viz.plots._figure import figure_bytes, new_figure, require_matplotlib, save_figure
 from game.viz.plots._kinds import walked_tree
 from game.viz.plots._mistakes import plot_mistakes
@@ -40,6 +53,7 @@ from game.viz.plots._tree import draw_tree
 
 __all__ = [
     "KINDS",
+    "compare",
     "draw_tree",
     "figure_bytes",
     "figure_for",

@@ -56,11 +56,22 @@ def figures_for(transcript) -> list[str]:
     return names
 
 
-def figure_for(transcript, kind: str):
+def figure_for(transcript, kind: str, *, ax=None, label: str | None = None):
     """The ``kind`` figure of a transcript (one of :data:`KINDS`).
 
     ``"tree"`` draws the Littlestone tree the game's adversary walked, rebuilt
     from the scenario recorded in the transcript's header.
+
+    Parameters
+    ----------
+    transcript : Transcript
+        The game.
+    kind : str
+        One of :data:`KINDS`.
+    ax : matplotlib Axes (or a pair, for the figures of two panels), optional
+        Draw into these axes, over what they hold (see the figure's function).
+    label : str, optional
+        The game's name in the legend.
 
     Raises
     ------
@@ -71,15 +82,15 @@ def figure_for(transcript, kind: str):
     """
     kind = check_choice("kind", kind, KINDS)
     if kind == "mistakes":
-        return plot_mistakes(transcript)
+        return plot_mistakes(transcript, ax=ax, label=label)
     if kind == "regret":
-        return plot_regret(transcript)
+        return plot_regret(transcript, ax=ax, label=label)
     if kind == "potential":
-        return plot_potential(transcript)
+        return plot_potential(transcript, ax=ax, label=label)
     tree = walked_tree(transcript)
     if tree is None:
         raise GameError(
             "the tree figure needs a game against an adversary that walks a Littlestone "
             "tree, played from a scenario (its header records how to rebuild the tree)"
         )
-    return draw_tree(tree, transcript=transcript)
+    return draw_tree(tree, transcript=transcript, ax=ax, label=label)

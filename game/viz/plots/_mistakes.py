@@ -20,11 +20,15 @@ import math
 import numpy as np
 
 from game.errors import GameError
-from game.viz.plots._figure import caption, game_title, new_figure, thin
+from game.viz.plots._figure import caption, finish, fit_height, game_title, new_figure, thin
+from game.viz.plots._series import begin_series, mark, reference
 
-__all__ = ["bound_label", "cumulative", "plot_mistakes"]
+__all__ = ["bound_label", "cumulative", "learner_name", "plot_mistakes"]
 
 _COUNTS = ("mistakes", "updates")
+
+#: A quantity's name in a legend, where its column's name is not a reader's word.
+WORDS = {"mistake_probability": "expected mistakes"}
 
 
 def cumulative(transcript, quantity: str) -> np.ndarray:
@@ -57,39 +61,46 @@ def cumulative(transcript, quantity: str) -> np.ndarray:
     return np.concatenate(([0.0], np.cumsum(np.asarray(steps, dtype=np.float64))))
 
 
+def learner_name(transcript) -> str:
+    """The learner's name as the header records it (a game's default name in a legend)."""
+    return str((transcript.header.get("learner") or {}).get("name", "learner"))
+
+
 def bound_label(bound) -> str:
     """A legend entry for a bound: which side, the quantity and the value."""
     side = "upper bound" if bound.kind == "upper" else "lower bound"
     sign = "≤" if bound.kind == "upper" else "≥"
-    return f"{side}: {bound.quantity} {sign} {bound.value:.4g}"
+    return f"{side}: {WORDS.get(bound.quantity, bound.quantity)} {sign} {bound.value:.4g}"
 
 
-def _hline(ax, bound, **style) -> bool:
-    """Draw a bound as a horizontal line (or say in a note that it is infinite)."""
+def _bound_line(ax, series, bound, *, own_colour: str, linestyle: str) -> str | None:
+    """Draw a bound as a horizontal line; an infinite one is named in the caption instead."""
     if not math.isfinite(bound.value):
-        ax.text(
-            0.01,
-            0.97,
+        return series.entry(
             f"{bound.kind} bound on {bound.quantity}: {bound.value:g} "
-            "(the theorem's hypothesis fails on this game)",
-            transform=ax.transAxes,
-            va="top",
-            fontsize=8,
+            "(the theorem's hypothesis fails on this game)"
         )
-        return False
-    ax.axhline(bound.value, label=bound_label(bound), **style)
-    return True
+    reference(
+        ax,
+        series,
+        bound_label(bound),
+        own_colour=own_colour,
+        level=bound.value,
+        linestyle=linestyle,
+    )
+    return None
 
 
-def plot_mistakes(transcript, *, ax=None):
+def plot_mistakes(transcript, *, ax=None, label: str | None = None):
     """Cumulative mistakes against rounds, with the learner's bound and the adversary's.
 
     Draws, over rounds t = 0, 1, …, T:
 
     - the cumulative mistakes;
-    - the cumulative updates, when they differ from the mistakes somewhere
-      (the Perceptron of lecture 16 also updates on a zero score) and the
-      learner's bound, if it has one, counts mistakes or updates;
+    - the cumulative updates, when the learner's bound counts updates (the
+      Perceptron's), or when they differ from the mistakes somewhere and its
+      bound, if it has one, counts mistakes (the Perceptron of lecture 16 also
+      updates on a zero score);
     - the running total of the bound's quantity when that is neither
       (the loss of Exponential Weights, the expected mistakes of Randomized
       Weighted Majority);
@@ -97,49 +108,104 @@ def plot_mistakes(transcript, *, ax=None):
       horizontal line, and the lower bound the adversary forces
       (``transcript.lower_bound``) as a dashed one, where there are such.
 
-    The bounds' sources are in the caption under the axes.
+    The bounds' sources are in the caption under the axes. The axes leave room
+    around the curves and the bounds, and the legend sits beside them.
 
     Parameters
     ----------
     transcript : Transcript
         Any game.
     ax : matplotlib Axes, optional
-        Draw into these axes instead of a new figure.
+        Draw into these axes instead of a new figure, over what they hold: each
+        game in its own colour, a bound several games share drawn once (see
+        :func:`compare` for several games at once).
+    label : str, optional
+        The game's name in the legend (default: the learner's, when the axes
+        already hold a game).
 
     Returns
     -------
     matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> from game import play
+    >>> from game.viz.plots import new_figure
+    >>> from learners.experts import Halving, WeightedMajority
+    >>> from adversaries.halving import HalvingLowerBound
+    >>> fig, (ax,) = new_figure()
+    >>> for learner in (Halving(), WeightedMajority(beta=0.5)):
+    ...     _ = plot_mistakes(play(learner, HalvingLowerBound(5), rounds=8), ax=ax,
+    ...                       label=type(learner).__name__)
+    >>> [line.get_label() for line in ax.get_lines()]  # doctest: +NORMALIZE_WHITESPACE
+    ['Halving: mistakes', 'Halving: upper bound: mistakes ≤ 5',
+     'lower bound: mistakes ≥ 5 (Halving, WeightedMajority)', 'WeightedMajority: mistakes',
+     'WeightedMajority: upper bound: mistakes ≤ 12.05']
     """
-    if ax is None:
+    own = ax is None
+    if own:
         fig, (ax,) = new_figure()
     else:
         fig = ax.figure
+    series = begin_series(ax, label, learner_name(transcript))
     n = len(transcript)
     idx = thin(n + 1)
     rounds = idx
     mistakes = cumulative(transcript, "mistakes")
-    ax.plot(rounds, mistakes[idx], drawstyle="steps-post", color="C0", label="mistakes")
+    mark(
+        ax.plot(
+            rounds,
+            mistakes[idx],
+            drawstyle="steps-post",
+            color=series.colour_or("C0"),
+            linewidth=series.width(1.6),
+            marker="o",
+            markersize=4,
+            markevery=[len(idx) - 1],  # the last count, which a step ends on, not across
+            label=series.entry("mistakes"),
+        )[0]
+    )
     updates = cumulative(transcript, "updates")
     bound, lower = transcript.bound, transcript.lower_bound
+    same = np.array_equal(updates, mistakes)
+    on_updates = bound is not None and bound.quantity == "updates"
     counted = bound is None or bound.quantity in _COUNTS
-    if counted and not np.array_equal(updates, mistakes):
-        ax.plot(rounds, updates[idx], drawstyle="steps-post", color="C1", label="updates")
+    if on_updates or (counted and not same):
+        ax.plot(
+            rounds,
+            updates[idx],
+            drawstyle="steps-post",
+            color=series.colour_or("C1"),
+            linestyle=(0, (4, 2)) if same or series.labelled else "-",
+            linewidth=1.6,
+            label=series.entry("updates (= mistakes on this game)" if same else "updates"),
+        )
     extra = {b.quantity for b in (bound, lower) if b is not None} - set(_COUNTS)
     for i, quantity in enumerate(sorted(extra)):
-        name = f"{quantity} ({transcript.loss_name})" if quantity == "loss" else quantity
-        ax.plot(rounds, cumulative(transcript, quantity)[idx], color=f"C{4 + i}", label=name)
+        name = (
+            f"{quantity} ({transcript.loss_name})"
+            if quantity == "loss"
+            else WORDS.get(quantity, quantity)
+        )
+        ax.plot(
+            rounds,
+            cumulative(transcript, quantity)[idx],
+            color=series.colour_or(f"C{4 + i}"),
+            linestyle=":" if series.labelled else "-",
+            linewidth=1.6,
+            label=series.entry(name),
+        )
     notes = []
     if bound is not None:
-        _hline(ax, bound, color="C3", linestyle="-", linewidth=1.2)
-        notes.append(f"upper: {bound.theorem} — {bound.source}")
+        notes.append(_bound_line(ax, series, bound, own_colour="C3", linestyle="-"))
+        notes.append(series.entry(f"upper: {bound.theorem} — {bound.source}"))
     if lower is not None:
-        _hline(ax, lower, color="C2", linestyle="--", linewidth=1.2)
+        notes.append(_bound_line(ax, series, lower, own_colour="C2", linestyle="--"))
         notes.append(f"lower: {lower.theorem} — {lower.source}")
     ax.set_xlabel("round t")
     ax.set_ylabel("cumulative count")
-    ax.set_xlim(0, max(n, 1))
-    ax.set_ylim(bottom=0)
-    ax.set_title(game_title(transcript))
-    ax.legend(loc="center right", fontsize=8)
-    caption(ax, notes)
+    finish(ax, title=game_title(transcript))
+    caption(ax, [note for note in notes if note])
+    if own:
+        fit_height(fig)
     return fig

@@ -58,13 +58,14 @@ import math
 
 import numpy as np
 
-from game.errors import GameError
+from game.errors import GameError, ParameterError
 from game.theory import block_novikoff_claims, get_loss, margin_perceptron_claims
 from game.theory.bounds import RANDOMIZED_WEIGHTED_MAJORITY_SOURCE, WEIGHTED_MAJORITY_SOURCE
-from game.viz.plots._figure import caption, game_title, new_figure, thin
+from game.viz.plots._figure import caption, finish, fit_height, game_title, new_figure, thin
 from game.viz.plots._kinds import expert_count, player_class, player_name, player_params
-from game.viz.plots._mistakes import cumulative
+from game.viz.plots._mistakes import cumulative, learner_name
 from game.viz.plots._regret import best_so_far
+from game.viz.plots._series import begin_series, check_label, mark, reference
 
 __all__ = ["POTENTIALS", "plot_potential", "potential_kind"]
 
@@ -108,7 +109,7 @@ def _series(transcript, key: str, first: float | None) -> np.ndarray:
     return np.concatenate(([float(initial)], values))
 
 
-def plot_potential(transcript, *, certificate=None):
+def plot_potential(transcript, *, certificate=None, ax=None, label: str | None = None):
     """The potential of the learner's mistake-bound proof against its inequality, by round.
 
     See the module's text for what is drawn for each learner.
@@ -119,6 +120,13 @@ def plot_potential(transcript, *, certificate=None):
         A game played with ``snapshots=True`` by a learner of the table.
     certificate : HalfspaceCertificate, optional
         For the Perceptron family: the separator u (default: the transcript's).
+    ax : matplotlib Axes, or a pair of them for the Perceptron family, optional
+        Draw into these axes, over what they hold: each game in its own colour,
+        an inequality several games share drawn once. The Perceptron's two
+        claims take two axes (w·u above, the norm below).
+    label : str, optional
+        The game's name in the legend (default: the learner's, when the axes
+        already hold a game).
 
     Returns
     -------
@@ -129,7 +137,10 @@ def plot_potential(transcript, *, certificate=None):
     GameError
         Without snapshots, for a learner whose proof is not drawn here, or for
         the Perceptron without a halfspace certificate.
+    ParameterError
+        For ``ax`` other than the axes the proof takes, a label that is not a string.
     """
+    check_label(label)
     if not transcript.snapshots:
         raise GameError(
             "the potential figure needs the learner's snapshots: play with snapshots=True "
@@ -146,17 +157,46 @@ def plot_potential(transcript, *, certificate=None):
             f"class whose `proof` is one of {', '.join(POTENTIALS)}"
         )
     if kind in ("perceptron", "margin-perceptron"):
-        return _perceptron(transcript, certificate, margin=kind == "margin-perceptron")
-    if kind == "halving":
-        return _halving(transcript)
-    if kind == "soa":
-        return _soa(transcript)
-    if kind == "exponential-weights":
-        return _exponential_weights(transcript)
-    return _weighted_majority(transcript, randomized=kind == "randomized-weighted-majority")
+        fig, axes = _axes(ax, 2, kind)
+        series = begin_series(axes[0], label, learner_name(transcript))
+        _perceptron(transcript, certificate, axes, series, margin=kind == "margin-perceptron")
+    else:
+        fig, (one,) = _axes(ax, 1, kind)
+        series = begin_series(one, label, learner_name(transcript))
+        if kind == "halving":
+            _halving(transcript, one, series)
+        elif kind == "soa":
+            _soa(transcript, one, series)
+        elif kind == "exponential-weights":
+            _exponential_weights(transcript, one, series)
+        else:
+            _weighted_majority(
+                transcript, one, series, randomized=kind == "randomized-weighted-majority"
+            )
+    if ax is None:
+        fit_height(fig)
+    return fig
 
 
-def _perceptron(transcript, certificate, *, margin: bool):
+def _axes(ax, panels: int, kind: str):
+    """The figure and the ``panels`` axes a proof is drawn on: new ones, or those given."""
+    if ax is None:
+        if panels == 2:
+            fig, axes = new_figure(2, 1, height=2.8, sharex=True)
+        else:
+            fig, axes = new_figure()
+        return fig, axes
+    axes = list(ax) if isinstance(ax, list | tuple) else [ax]
+    if len(axes) != panels:
+        raise ParameterError(
+            "ax",
+            ax,
+            f"{'two Axes (one per claim)' if panels == 2 else 'one Axes'} for the {kind} proof",
+        )
+    return axes[0].figure, axes
+
+
+def _perceptron(transcript, certificate, axes, series, *, margin: bool) -> None:
     claims = (
         margin_perceptron_claims(transcript, certificate)
         if margin
@@ -165,48 +205,78 @@ def _perceptron(transcript, certificate, *, margin: bool):
     n = len(transcript)
     k = cumulative(transcript, "updates")
     idx = thin(n + 1)
-    fig, (top, bottom) = new_figure(2, 1, height=2.8, sharex=True)
-    top.plot(idx, claims.wu[idx], color="C0", label="w·u")
+    top, bottom = axes
+    mark(
+        top.plot(
+            idx,
+            claims.wu[idx],
+            color=series.colour_or("C0"),
+            linewidth=series.width(1.5),
+            label=series.entry("w·u"),
+        )[0]
+    )
     if margin:
         floor, floor_label = claims.margin * k, "γ*·k"
     else:
         eta = float(player_params(transcript, "learner").get("eta", 1.0))
         floor = eta * claims.margin * k
         floor_label = "γ·k" if eta == 1.0 else "η·γ·k"
-    top.plot(
-        idx,
-        floor[idx],
-        color="C3",
+    reference(
+        top,
+        series,
+        f"{floor_label}, k = updates so far: w·u ≥ {floor_label}",
+        own_colour="C3",
+        x=idx,
+        y=floor[idx],
         linestyle="--",
-        label=f"{floor_label}, k = updates so far: w·u ≥ {floor_label}",
     )
     top.set_ylabel("w·u")
-    top.set_title(game_title(transcript))
-    top.legend(loc="lower right", fontsize=8)
+    finish(top, title=game_title(transcript))
     if margin:
         norm = np.sqrt(np.maximum(claims.norm2, 0.0))
         ceiling = np.zeros(n + 1)
         ceiling[claims.rounds] = claims.growth_ceiling
         ceiling = np.cumsum(ceiling)
-        bottom.plot(idx, norm[idx], color="C0", label="‖w‖")
         bottom.plot(
             idx,
-            ceiling[idx],
-            color="C3",
+            norm[idx],
+            color=series.colour_or("C0"),
+            linewidth=series.width(1.5),
+            label=series.entry("‖w‖"),
+        )
+        reference(
+            bottom,
+            series,
+            "Σ over updates of 1/(2‖w‖) + γ/2: ‖w‖ ≤ this",
+            own_colour="C3",
+            x=idx,
+            y=ceiling[idx],
             linestyle="--",
-            label="Σ over updates of 1/(2‖w‖) + γ/2: ‖w‖ ≤ this",
         )
         bottom.set_ylabel("‖w‖")
     else:
-        bottom.plot(idx, claims.norm2[idx], color="C0", label="‖w‖²")
+        bottom.plot(
+            idx,
+            claims.norm2[idx],
+            color=series.colour_or("C0"),
+            linewidth=series.width(1.5),
+            label=series.entry("‖w‖²"),
+        )
         eta = float(player_params(transcript, "learner").get("eta", 1.0))
         ceiling = (eta * claims.radius) ** 2 * k
         what = "R²·k" if eta == 1.0 else "η²R²·k"
-        bottom.plot(idx, ceiling[idx], color="C3", linestyle="--", label=f"{what}: ‖w‖² ≤ {what}")
+        reference(
+            bottom,
+            series,
+            f"{what}: ‖w‖² ≤ {what}",
+            own_colour="C3",
+            x=idx,
+            y=ceiling[idx],
+            linestyle="--",
+        )
         bottom.set_ylabel("‖w‖²")
     bottom.set_xlabel("round t")
-    bottom.set_xlim(0, max(n, 1))
-    bottom.legend(loc="lower right", fontsize=8)
+    finish(bottom)
     first = claims.first_failure()
     verdict = (
         "both claims hold on every update"
@@ -215,12 +285,14 @@ def _perceptron(transcript, certificate, *, margin: bool):
     )
     caption(
         bottom,
-        [f"γ = {claims.margin:.4g}, R = {claims.radius:.4g}; {verdict}.", *claims.claims],
+        [
+            series.entry(f"γ = {claims.margin:.4g}, R = {claims.radius:.4g}; {verdict}."),
+            *(series.entry(claim) for claim in claims.claims),
+        ],
     )
-    return fig
 
 
-def _halving(transcript):
+def _halving(transcript, ax, series) -> None:
     n = len(transcript)
     initial = (transcript.initial_snapshot or {}).get("consistent")
     experts = int(initial) if initial is not None else expert_count(transcript)
@@ -228,37 +300,51 @@ def _halving(transcript):
     mistakes = cumulative(transcript, "mistakes")
     ceiling = experts * np.exp2(-mistakes)
     idx = thin(n + 1)
-    fig, (ax,) = new_figure()
-    ax.plot(
-        idx, size[idx], drawstyle="steps-post", color="C0", label="|C|, the experts right so far"
+    mark(
+        ax.plot(
+            idx,
+            size[idx],
+            drawstyle="steps-post",
+            color=series.colour_or("C0"),
+            linewidth=series.width(1.5),
+            label=series.entry("|C|, the experts right so far"),
+        )[0]
     )
-    ax.plot(
-        idx,
-        ceiling[idx],
-        drawstyle="steps-post",
-        color="C3",
+    reference(
+        ax,
+        series,
+        "N·2^(−M), M = mistakes so far: |C| ≤ N·2^(−M)",
+        own_colour="C3",
+        x=idx,
+        y=ceiling[idx],
         linestyle="--",
-        label="N·2^(−M), M = mistakes so far: |C| ≤ N·2^(−M)",
+        drawstyle="steps-post",
     )
-    ax.axhline(1.0, color="C2", linestyle=":", label="1: |C| ≥ 1, a perfect expert stays")
+    reference(
+        ax,
+        series,
+        "1: |C| ≥ 1, a perfect expert stays",
+        own_colour="C2",
+        level=1.0,
+        linestyle=":",
+    )
     ax.set_yscale("log", base=2)
     ax.set_ylabel("consistent experts |C|")
     ax.set_xlabel("round t")
-    ax.set_xlim(0, max(n, 1))
-    ax.set_title(game_title(transcript))
-    ax.legend(loc="upper right", fontsize=8)
+    finish(ax, title=game_title(transcript))
     caption(
         ax,
         [
-            f"N = {experts}: a mistake at least halves C, and C keeps the perfect expert, "
-            f"so mistakes ≤ log₂ N = {math.log2(experts):.4g} "
-            "(Abernethy lecture 16 (seed 004), Theorem 16.1)."
+            series.entry(
+                f"N = {experts}: a mistake at least halves C, and C keeps the perfect expert, "
+                f"so mistakes ≤ log₂ N = {math.log2(experts):.4g} "
+                "(Abernethy lecture 16 (seed 004), Theorem 16.1)."
+            )
         ],
     )
-    return fig
 
 
-def _soa(transcript):
+def _soa(transcript, ax, series) -> None:
     n = len(transcript)
     initial = (transcript.initial_snapshot or {}).get("ldim")
     if initial is None:
@@ -266,31 +352,54 @@ def _soa(transcript):
     dims = _series(transcript, "ldim", initial)
     ceiling = float(initial) - cumulative(transcript, "mistakes")
     idx = thin(n + 1)
-    fig, (ax,) = new_figure()
-    ax.plot(idx, dims[idx], drawstyle="steps-post", color="C0", label="Ldim(V), V = consistent")
-    ax.plot(
-        idx,
-        ceiling[idx],
-        drawstyle="steps-post",
-        color="C3",
-        linestyle="--",
-        label="Ldim(H) − M, M = mistakes so far: Ldim(V) ≤ this",
+    mark(
+        ax.plot(
+            idx,
+            dims[idx],
+            drawstyle="steps-post",
+            color=series.colour_or("C0"),
+            linewidth=series.width(1.5),
+            label=series.entry("Ldim(V), V = consistent"),
+        )[0]
     )
-    ax.axhline(0.0, color="C2", linestyle=":", label="0: Ldim(V) ≥ 0 while a target remains")
+    reference(
+        ax,
+        series,
+        "Ldim(H) − M, M = mistakes so far: Ldim(V) ≤ this",
+        own_colour="C3",
+        x=idx,
+        y=ceiling[idx],
+        linestyle="--",
+        drawstyle="steps-post",
+    )
+    reference(
+        ax,
+        series,
+        "0: Ldim(V) ≥ 0 while a target remains",
+        own_colour="C2",
+        level=0.0,
+        linestyle=":",
+    )
     ax.set_ylabel("Littlestone dimension")
     ax.set_xlabel("round t")
-    ax.set_xlim(0, max(n, 1))
-    ax.set_title(game_title(transcript))
-    ax.legend(loc="upper right", fontsize=8)
+    ax.yaxis.set_major_locator(_integer_ticks())
+    finish(ax, title=game_title(transcript))
     caption(
         ax,
         [
-            f"Ldim(H) = {int(initial)}: SOA predicts the label whose restriction has the larger "
-            "Ldim, so a mistake lowers Ldim(V) by at least 1 and mistakes ≤ Ldim(H) "
-            "(Shalev-Shwartz & Ben-David §21.1.1, Lemma 21.7, the chapter of seed 000)."
+            series.entry(
+                f"Ldim(H) = {int(initial)}: SOA predicts the label whose restriction has the "
+                "larger Ldim, so a mistake lowers Ldim(V) by at least 1 and mistakes ≤ Ldim(H) "
+                "(Shalev-Shwartz & Ben-David §21.1.1, Lemma 21.7, the chapter of seed 000)."
+            )
         ],
     )
-    return fig
+
+
+def _integer_ticks():
+    from matplotlib.ticker import MaxNLocator  # the optional extra
+
+    return MaxNLocator(integer=True, steps=[1, 2, 2.5, 5, 10])
 
 
 def _eta(transcript, experts: int) -> float:
@@ -310,7 +419,7 @@ def _eta(transcript, experts: int) -> float:
     return float(params.get("eta", 1.0))
 
 
-def _exponential_weights(transcript):
+def _exponential_weights(transcript, ax, series) -> None:
     n = len(transcript)
     experts = expert_count(transcript)
     eta = _eta(transcript, experts)
@@ -320,51 +429,68 @@ def _exponential_weights(transcript):
     mine = np.concatenate(([0.0], np.cumsum(_losses(transcript, loss_name), dtype=np.float64)))
     best = best_so_far(transcript, loss_name)
     idx = thin(n + 1)
-    fig, (ax,) = new_figure()
-    ax.plot(idx, gain[idx], color="C0", label="Φ − Φ₁")
-    ax.plot(
-        idx,
-        (-math.expm1(-eta) * mine)[idx],
-        color="C3",
-        linestyle="--",
-        label=f"(1 − e^(−η))·L_EWA ({loss_name} loss): Φ − Φ₁ ≥ this",
+    mark(
+        ax.plot(
+            idx,
+            gain[idx],
+            color=series.colour_or("C0"),
+            linewidth=series.width(1.5),
+            label=series.entry("Φ − Φ₁"),
+        )[0]
     )
-    ax.plot(
-        idx,
-        (eta * best + math.log(experts))[idx],
-        color="C2",
+    reference(
+        ax,
+        series,
+        f"(1 − e^(−η))·L_EWA ({loss_name} loss): Φ − Φ₁ ≥ this",
+        own_colour="C3",
+        x=idx,
+        y=(-math.expm1(-eta) * mine)[idx],
+        linestyle="--",
+    )
+    reference(
+        ax,
+        series,
+        "η·L* + ln N: Φ − Φ₁ ≤ this",
+        own_colour="C2",
+        x=idx,
+        y=(eta * best + math.log(experts))[idx],
         linestyle=":",
-        label="η·L* + ln N: Φ − Φ₁ ≤ this",
     )
     ax.set_ylabel("potential gained")
     ax.set_xlabel("round t")
-    ax.set_xlim(0, max(n, 1))
-    ax.set_title(game_title(transcript))
-    ax.legend(loc="upper left", fontsize=8)
+    finish(ax, title=game_title(transcript))
     notes = [
-        f"N = {experts}, η = {eta:.4g}. Φ = −ln Σ_i exp(−η·L_i) gains at least (1 − e^(−η)) "
-        "times the learner's loss each round (Lemma 16.5 and Jensen's inequality) and at most "
-        "η·L* + ln N in all: Abernethy lecture 16 (seed 004), Theorem 16.3."
+        series.entry(
+            f"N = {experts}, η = {eta:.4g}. Φ = −ln Σ_i exp(−η·L_i) gains at least (1 − e^(−η)) "
+            "times the learner's loss each round (Lemma 16.5 and Jensen's inequality) and at "
+            "most η·L* + ln N in all: Abernethy lecture 16 (seed 004), Theorem 16.3."
+        )
     ]
     if loss_name == "zero-one":
         notes.append("The zero-one loss is not convex: the lower inequality need not hold.")
     caption(ax, notes)
-    return fig
 
 
 def _losses(transcript, loss_name: str) -> np.ndarray:
     return np.asarray(get_loss(loss_name)(transcript.predictions, transcript.labels), float)
 
 
-def _weighted_majority(transcript, *, randomized: bool):
+def _weighted_majority(transcript, ax, series, *, randomized: bool) -> None:
     n = len(transcript)
     experts = expert_count(transcript)
     beta = float(player_params(transcript, "learner").get("beta", 0.5))
     log_w = _series(transcript, "log2_weight", math.log2(experts))
     best = best_so_far(transcript, "zero-one")
     idx = thin(n + 1)
-    fig, (ax,) = new_figure()
-    ax.plot(idx, log_w[idx], color="C0", label="log₂ W")
+    mark(
+        ax.plot(
+            idx,
+            log_w[idx],
+            color=series.colour_or("C0"),
+            linewidth=series.width(1.5),
+            label=series.entry("log₂ W"),
+        )[0]
+    )
     if randomized:
         expected = cumulative(transcript, "mistake_probability")
         ceiling = math.log2(experts) - (1.0 - beta) * expected / math.log(2.0)
@@ -374,25 +500,26 @@ def _weighted_majority(transcript, *, randomized: bool):
             2.0 / (1.0 + beta)
         )
         ceiling_label = "log₂ N − M·log₂(2/(1+β)): log₂ W ≤ this"
-    ax.plot(idx, ceiling[idx], color="C3", linestyle="--", label=ceiling_label)
-    ax.plot(
-        idx,
-        (best * math.log2(beta))[idx],
-        color="C2",
+    reference(ax, series, ceiling_label, own_colour="C3", x=idx, y=ceiling[idx], linestyle="--")
+    reference(
+        ax,
+        series,
+        "m·log₂ β, the best expert's weight: log₂ W ≥ this",
+        own_colour="C2",
+        x=idx,
+        y=(best * math.log2(beta))[idx],
         linestyle=":",
-        label="m·log₂ β, the best expert's weight: log₂ W ≥ this",
     )
     ax.set_ylabel("log₂ of the total weight")
     ax.set_xlabel("round t")
-    ax.set_xlim(0, max(n, 1))
-    ax.set_title(game_title(transcript))
-    ax.legend(loc="lower left", fontsize=8)
+    finish(ax, title=game_title(transcript))
     caption(
         ax,
         [
-            f"N = {experts}, β = {beta:g}; W = Σ_i β^(mistakes of i), m the best expert's "
-            "mistakes so far.",
+            series.entry(
+                f"N = {experts}, β = {beta:g}; W = Σ_i β^(mistakes of i), m the best expert's "
+                "mistakes so far."
+            ),
             RANDOMIZED_WEIGHTED_MAJORITY_SOURCE if randomized else WEIGHTED_MAJORITY_SOURCE,
         ],
     )
-    return fig

@@ -45,9 +45,9 @@ import math
 
 import numpy as np
 
-from game.errors import GameError
+from game.errors import GameError, ParameterError
 from game.theory import best_expert_losses
-from game.viz.plots._figure import caption, game_title, new_figure, thin
+from game.viz.plots._figure import caption, finish, fit_height, game_title, new_figure, thin
 from game.viz.plots._kinds import (
     concept_matrix,
     expert_count,
@@ -56,9 +56,17 @@ from game.viz.plots._kinds import (
     player_class,
     player_name,
 )
-from game.viz.plots._mistakes import cumulative
+from game.viz.plots._mistakes import cumulative, learner_name
+from game.viz.plots._series import begin_series, check_label, mark, reference, ylabel_of
 
-__all__ = ["BoundCurve", "best_so_far", "bound_curve_of", "plot_regret", "require_expert_game"]
+__all__ = [
+    "BoundCurve",
+    "best_so_far",
+    "bound_curve_of",
+    "plot_regret",
+    "regret_axes",
+    "require_expert_game",
+]
 
 
 class BoundCurve:
@@ -180,7 +188,29 @@ def bound_curve_of(transcript) -> BoundCurve | None:
     )
 
 
-def plot_regret(transcript, *, matrix=None):
+def regret_axes(ax, what: str = "the regret figure"):
+    """The axes a regret figure draws on: a new figure's two, the two given, or one.
+
+    Returns
+    -------
+    (Figure, Axes or None, Axes)
+        The figure, the axes of the losses (None when one axes was given) and
+        the axes of the regret.
+    """
+    if ax is None:
+        fig, (top, bottom) = new_figure(2, 1, height=2.8, sharex=True)
+        return fig, top, bottom
+    if isinstance(ax, list | tuple):
+        if len(ax) != 2:
+            raise ParameterError(
+                "ax", ax, f"an Axes, or two Axes (the losses above, the regret below) for {what}"
+            )
+        top, bottom = ax
+        return bottom.figure, top, bottom
+    return ax.figure, None, ax
+
+
+def plot_regret(transcript, *, matrix=None, ax=None, label: str | None = None):
     """An expert game: the learner's cumulative loss, the best expert's, and the bound, by round.
 
     Two panels over rounds t = 0, 1, …, T. Above: the learner's cumulative
@@ -202,6 +232,13 @@ def plot_regret(transcript, *, matrix=None):
         A finite class's ±1 matrix when the instances are points of the class
         (Halving or SOA over a concept class): its rows are the experts. By
         default the class of the scenario recorded in the header.
+    ax : matplotlib Axes or a pair of them, optional
+        Two axes (the losses above, the regret below) or one (the regret
+        panel alone), drawn over: each game in its own colour, a curve several
+        games share (the best expert of one stream, one bound) drawn once.
+    label : str, optional
+        The game's name in the legend (default: the learner's, when the axes
+        already hold a game).
 
     Returns
     -------
@@ -211,8 +248,11 @@ def plot_regret(transcript, *, matrix=None):
     ------
     GameError
         When the transcript is not an expert game.
+    ParameterError
+        For ``ax`` a sequence of other than two axes, a label that is not a string.
     """
     require_expert_game(transcript, "the regret figure", matrix)
+    check_label(label)
     if len(transcript) and matrix is None and np.ndim(transcript.raw_instances[0]) == 0:
         matrix = concept_matrix(transcript)  # points of the scenario's finite class
     if len(transcript) and matrix is None:
@@ -232,25 +272,43 @@ def plot_regret(transcript, *, matrix=None):
         "loss": f"loss ({transcript.loss_name})",
     }
     word = words.get(quantity, quantity)
-    fig, (top, bottom) = new_figure(2, 1, height=2.8, sharex=True)
-    top.plot(idx, mine[idx], color="C0", label="learner")
-    top.plot(idx, best[idx], color="C2", label="best expert")
-    if curve is not None and np.isfinite(curve.values).any():
-        top.plot(idx, curve.values[idx], color="C3", label=curve.label)
-    top.set_ylabel(f"cumulative {word}")
-    top.set_ylim(bottom=0)
-    top.set_title(game_title(transcript))
-    top.legend(loc="upper left", fontsize=8)
-    regret = mine - best
-    bottom.plot(idx, regret[idx], color="C0", label="regret")
-    if curve is not None and np.isfinite(curve.values).any():
-        bottom.plot(idx, (curve.values - best)[idx], color="C3", label="regret the bound allows")
-    bottom.set_ylabel(f"regret in {word}")
-    bottom.set_xlabel("round t")
-    bottom.set_xlim(0, max(len(transcript), 1))
-    bottom.legend(loc="upper left", fontsize=8)
-    if curve is not None:
-        caption(bottom, [curve.source])
+    fig, top, bottom = regret_axes(ax)
+    series = begin_series(top if top is not None else bottom, label, learner_name(transcript))
+    drawn = curve is not None and np.isfinite(curve.values).any()
+    notes = [curve.source] if curve is not None else []
     if curve is not None and not math.isfinite(curve.values[-1]):
-        top.text(0.5, 0.9, "the bound is infinite on this game", transform=top.transAxes)
+        notes.append(series.entry("the bound is infinite on this game"))
+    if top is not None:
+        mark(
+            top.plot(
+                idx,
+                mine[idx],
+                color=series.colour_or("C0"),
+                linewidth=series.width(1.5),
+                label=series.entry("learner"),
+            )[0]
+        )
+        reference(top, series, "best expert", own_colour="C2", x=idx, y=best[idx], linestyle=":")
+        if drawn:
+            reference(top, series, curve.label, own_colour="C3", x=idx, y=curve.values[idx])
+        ylabel_of(top, "cumulative {}", word)
+        finish(top, title=game_title(transcript))
+    line = bottom.plot(
+        idx,
+        (mine - best)[idx],
+        color=series.colour_or("C0"),
+        linewidth=series.width(1.5),
+        label=series.entry("regret"),
+    )[0]
+    if top is None:
+        mark(line)
+    if drawn:
+        allowed = (curve.values - best)[idx]
+        reference(bottom, series, "regret the bound allows", own_colour="C3", x=idx, y=allowed)
+    ylabel_of(bottom, "regret in {}", word)
+    bottom.set_xlabel("round t")
+    finish(bottom, title=game_title(transcript) if top is None else None)
+    caption(bottom, notes)
+    if ax is None:
+        fit_height(fig)
     return fig

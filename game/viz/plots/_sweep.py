@@ -23,13 +23,16 @@ from pathlib import Path
 import numpy as np
 
 from game.errors import GameError, check_choice
-from game.viz.plots._figure import caption, new_figure
+from game.viz.plots._figure import caption, finish, fit_height, new_figure
+from game.viz.plots._series import begin_series, check_label, mark, reference
 
 __all__ = ["plot_sweep", "point_label"]
 
 _COLUMNS = ("mistakes", "updates", "loss")
 #: Violations named by their seed in the legend, at most.
 _NAMED = 5
+#: How far a second sweep's boxes sit to the right of the first's.
+_STEP = 0.35
 
 
 def point_label(params: dict) -> str:
@@ -59,13 +62,21 @@ def _quantity(result, quantity: str | None) -> str:
     return "mistakes"
 
 
-def plot_sweep(result, *, quantity: str | None = None, kind: str = "box", log: bool = False):
+def plot_sweep(
+    result,
+    *,
+    quantity: str | None = None,
+    kind: str = "box",
+    log: bool = False,
+    ax=None,
+    label: str | None = None,
+):
     """The distribution of mistakes (or the bound's quantity) per grid point, against the bound.
 
     One box (or violin) per grid point over the games that finished; the bound,
     evaluated on each game, is drawn by its median per point, joined across
     points (a dotted line marks its smallest value when it varies); every game
-    over its own bound is a red cross, the first few named by their seed so
+    over its own bound is a cross, the first few named by their seed so
     they can be replayed with ``python -m game run SCENARIO --seed SEED``.
 
     Parameters
@@ -79,6 +90,11 @@ def plot_sweep(result, *, quantity: str | None = None, kind: str = "box", log: b
         How to draw the distributions.
     log : bool, default False
         A logarithmic y axis (for a bound far above the games' counts).
+    ax : matplotlib Axes, optional
+        Draw into these axes, over what they hold: a second sweep of the same
+        grid puts its boxes beside the first's, in its own colour.
+    label : str, optional
+        The sweep's name in the legend.
 
     Returns
     -------
@@ -87,12 +103,14 @@ def plot_sweep(result, *, quantity: str | None = None, kind: str = "box", log: b
     Raises
     ------
     ParameterError
-        For an unknown quantity or kind, a ``log`` that is not a bool.
+        For an unknown quantity or kind, a ``log`` that is not a bool, a label
+        that is not a string.
     GameError
         For a result without a finished game.
     """
     kind = check_choice("kind", kind, ("box", "violin"))
     log = check_choice("log", log, (False, True))
+    check_label(label)
     rows = [row for row in result.rows if row.get("status") != "error"]
     if not rows:
         raise GameError("the sweep has no finished game to draw")
@@ -101,14 +119,41 @@ def plot_sweep(result, *, quantity: str | None = None, kind: str = "box", log: b
     for row in rows:
         by_point.setdefault(int(row.get("point", 0) or 0), []).append(row)
     points = sorted(by_point)
-    positions = np.arange(1, len(points) + 1)
+    positions = np.arange(1, len(points) + 1, dtype=np.float64)
     values = [np.array([float(r.get(column) or 0.0) for r in by_point[p]]) for p in points]
     params = [result.points[p] if p < len(result.points) else {} for p in points]
-    fig, (ax,) = new_figure(width=max(6.4, 1.1 * len(points) + 2.0))
-    if kind == "box":
-        ax.boxplot(values, positions=positions, widths=0.5, showmeans=True)
+    name = Path(result.scenario).name if result.scenario else "sweep"
+    own = ax is None
+    if own:
+        fig, (ax,) = new_figure(width=max(8.0, 1.1 * len(points) + 4.0))
     else:
-        ax.violinplot(values, positions=positions, widths=0.7, showmedians=True)
+        fig = ax.figure
+    series = begin_series(ax, label, name)
+    width = 0.3 if series.labelled else 0.5
+    at = positions + _STEP * series.index
+    colour = series.colour_or("C0")
+    if kind == "box":
+        parts = ax.boxplot(
+            values,
+            positions=at,
+            widths=width,
+            showmeans=True,
+            manage_ticks=False,
+            boxprops={"color": colour},
+            whiskerprops={"color": colour},
+            capprops={"color": colour},
+            meanprops={"markerfacecolor": colour, "markeredgecolor": colour},
+        )
+        main = parts["boxes"][0]
+    else:
+        parts = ax.violinplot(values, positions=at, widths=width + 0.2, showmedians=True)
+        for body in parts["bodies"]:
+            body.set_facecolor(colour)
+        main = parts["cmedians"]
+        main.set_color(colour)
+    mark(main)
+    if series.labelled:
+        main.set_label(series.name)
     same_quantity = all(r.get("bound_quantity") in (None, column) for r in rows)
     medians, lows = [], []
     for p in points:
@@ -117,9 +162,20 @@ def plot_sweep(result, *, quantity: str | None = None, kind: str = "box", log: b
         medians.append(float(np.median(finite)) if finite else np.nan)
         lows.append(float(np.min(finite)) if finite else np.nan)
     if same_quantity and not np.all(np.isnan(medians)):
-        ax.plot(positions, medians, color="C3", marker="_", markersize=24, label="bound (median)")
+        reference(
+            ax,
+            series,
+            "bound (median)",
+            own_colour="C3",
+            x=positions,
+            y=medians,
+            marker="_",
+            markersize=24,
+        )
         if not np.allclose(medians, lows, equal_nan=True):
-            ax.plot(positions, lows, color="C3", linestyle=":", label="bound (smallest)")
+            reference(
+                ax, series, "bound (smallest)", own_colour="C3", x=positions, y=lows, linestyle=":"
+            )
     bad = [
         (i, r) for i, p in enumerate(points) for r in by_point[p] if r.get("within_bound") is False
     ]
@@ -127,32 +183,31 @@ def plot_sweep(result, *, quantity: str | None = None, kind: str = "box", log: b
         seeds = ", ".join(str(r.get("seed")) for _, r in bad[:_NAMED])
         more = f" and {len(bad) - _NAMED} more" if len(bad) > _NAMED else ""
         ax.plot(
-            [positions[i] for i, _ in bad],
+            [at[i] for i, _ in bad],
             [float(r.get(column) or 0.0) for _, r in bad],
             "x",
-            color="red",
-            label=f"over its bound: seed {seeds}{more}",
+            color=series.colour_or("red"),
+            label=series.entry(f"over its bound: seed {seeds}{more}"),
         )
-    ax.set_xticks(positions, [point_label(p) for p in params])
-    ax.set_xlim(0.4, len(points) + 0.6)
+    middle = positions + _STEP * series.index / 2  # the middle of the sweeps drawn so far
+    ax.set_xticks(middle, [point_label(p) for p in params])
     ax.set_ylabel(f"{column} per game")
     if log:
         ax.set_yscale("symlog", linthresh=1.0)
-    else:
-        ax.set_ylim(bottom=0)
     games = sum(len(v) for v in values)
-    name = Path(result.scenario).name if result.scenario else "sweep"
-    ax.set_title(f"{name}: {games} games")
-    if ax.get_legend_handles_labels()[0]:
-        ax.legend(loc="upper right", fontsize=8)
+    finish(ax, title=f"{name}: {games} games", rounds=False)
     notes = []
     if not same_quantity:
         quantities = sorted({str(r.get("bound_quantity")) for r in rows if r.get("bound")})
-        notes.append(f"The bound counts {', '.join(quantities)}, not {column}: not drawn.")
+        notes.append(
+            series.entry(f"The bound counts {', '.join(quantities)}, not {column}: not drawn.")
+        )
     notes.append(
         "Boxes: quartiles, whiskers to 1.5 IQR, triangle the mean."
         if kind == "box"
         else "Violins: the distribution over seeds, bar the median."
     )
     caption(ax, notes)
+    if own:
+        fit_height(fig)
     return fig

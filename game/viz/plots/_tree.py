@@ -21,6 +21,7 @@ Examples
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import numbers
 from typing import Any
@@ -30,12 +31,15 @@ import numpy as np
 
 from game.errors import ParameterError, check_instance
 from game.theory.littlestone import tree_root
-from game.viz.plots._figure import new_figure
+from game.viz.plots._figure import TEXT_PT, new_figure, place_legend
+from game.viz.plots._series import begin_series, check_label, mark
 
 __all__ = ["draw_tree", "tree_depth_of", "tree_layout", "tree_path"]
 
 #: Trees with more nodes than this show labels only along the highlighted path.
 _LABELLED = 127
+#: The title's size, in points.
+TITLE_PT = 11
 
 
 def _root(tree) -> Any:
@@ -167,6 +171,12 @@ def _node_label(data: dict) -> str:
     return ""
 
 
+def _tree_key(tree) -> str:
+    """A name for a tree's shape, so a second walk drawn over it finds it on the axes."""
+    edges = sorted((repr(u), repr(v)) for u, v in tree.edges)
+    return "olg-tree:" + hashlib.sha1(repr(edges).encode(), usedforsecurity=False).hexdigest()
+
+
 def draw_tree(
     tree,
     *,
@@ -176,6 +186,7 @@ def draw_tree(
     prune: bool | None = None,
     title: str | None = None,
     ax=None,
+    label: str | None = None,
 ):
     """Draw a Littlestone tree top-down: instances on nodes, labels on edges, a path highlighted.
 
@@ -196,7 +207,10 @@ def draw_tree(
     title : str, optional
         The figure's title (default: the tree's depth and kind).
     ax : matplotlib Axes, optional
-        Draw into these axes instead of a new figure.
+        Draw into these axes instead of a new figure. Axes that already show
+        the same tree get only the new walk, in its own colour.
+    label : str, optional
+        The walk's name in a legend beside the tree.
 
     Returns
     -------
@@ -210,6 +224,7 @@ def draw_tree(
     only along the highlighted path.
     """
     check_instance("tree", tree, nx.DiGraph, "a networkx.DiGraph")
+    check_label(label)
     if tree.number_of_nodes() == 0:
         raise ParameterError("tree", tree, "a tree with a node")
     full = tree
@@ -225,7 +240,7 @@ def draw_tree(
             keep.update(tree.successors(node))
         tree = tree.subgraph(keep)
     pos = tree_layout(tree)
-    on_path = set(itertools.pairwise(path))
+    on_path = list(itertools.pairwise(path))
     leaves = [n for n in tree.nodes if full.out_degree(n) == 0]
     internal = [n for n in tree.nodes if full.out_degree(n) > 0]
     across = sum(1 for n in tree.nodes if tree.out_degree(n) == 0)
@@ -235,27 +250,46 @@ def draw_tree(
         fig, (ax,) = new_figure(width=width, height=min(10.0, max(3.0, 1.0 * rows + 1.5)))
     else:
         fig = ax.figure
+    key = _tree_key(tree)
+    drawn = any(artist.get_gid() == key for artist in ax.collections)
+    series = begin_series(ax, label, "the walk")
     small = tree.number_of_nodes() > _LABELLED
     size = 120 if small else 600
-    plain = [e for e in tree.edges if e not in on_path]
-    nx.draw_networkx_edges(tree, pos, edgelist=plain, ax=ax, edge_color="0.6", arrows=False)
-    if on_path:
-        nx.draw_networkx_edges(
-            tree, pos, edgelist=list(on_path), ax=ax, edge_color="C3", width=2.5, arrows=False
+    walk_colour = series.colour_or("C3")
+    if not drawn:
+        plain = [e for e in tree.edges if e not in set(on_path)]
+        edges = nx.draw_networkx_edges(
+            tree, pos, edgelist=plain, ax=ax, edge_color="0.6", arrows=False
         )
-    nx.draw_networkx_nodes(
-        tree, pos, nodelist=internal, ax=ax, node_color="white", edgecolors="C0", node_size=size
-    )
-    nx.draw_networkx_nodes(
-        tree,
-        pos,
-        nodelist=leaves,
-        ax=ax,
-        node_shape="s",
-        node_color="white",
-        edgecolors="C2",
-        node_size=size,
-    )
+        edges.set_gid(key)
+    if on_path:
+        walk = nx.draw_networkx_edges(
+            tree,
+            pos,
+            edgelist=on_path,
+            ax=ax,
+            edge_color=walk_colour,
+            width=max(1.0, 2.5 - 0.6 * series.index),
+            arrows=False,
+        )
+        mark(walk)
+        if series.labelled:
+            ax.plot([], [], color=walk_colour, linewidth=2.5, label=series.name)
+    if not drawn:
+        nx.draw_networkx_nodes(
+            tree, pos, nodelist=internal, ax=ax, node_color="white", edgecolors="C0", node_size=size
+        )
+        nx.draw_networkx_nodes(
+            tree,
+            pos,
+            nodelist=leaves,
+            ax=ax,
+            node_shape="s",
+            node_color="white",
+            edgecolors="C2",
+            node_size=size,
+        )
+    fill = "mistyrose" if not series.labelled else "white"
     for shape, group in (("o", internal), ("s", leaves)):
         walked = [n for n in group if n in set(path)]
         if walked:
@@ -264,32 +298,39 @@ def draw_tree(
                 pos,
                 nodelist=walked,
                 ax=ax,
-                node_color="mistyrose",
-                edgecolors="C3",
+                node_color=fill,
+                edgecolors=walk_colour,
                 node_size=size,
                 node_shape=shape,
             )
-    shown = set(path) if small else set(tree.nodes)
-    nx.draw_networkx_labels(
-        tree,
-        pos,
-        labels={n: _node_label(tree.nodes[n]) for n in shown},
-        ax=ax,
-        font_size=7 if small else 9,
-    )
-    edge_text = {
-        e: ("+" if tree.edges[e].get("label") == 1 else "−")
-        for e in tree.edges
-        if not small or e in on_path
-    }
-    nx.draw_networkx_edge_labels(tree, pos, edge_labels=edge_text, ax=ax, font_size=8, rotate=False)
+    if not drawn or small:  # over a tree already drawn, only a pruned tree's new walk is named
+        shown = set(path) if small else set(tree.nodes)
+        nx.draw_networkx_labels(
+            tree,
+            pos,
+            labels={n: _node_label(tree.nodes[n]) for n in shown},
+            ax=ax,
+            font_size=TEXT_PT,
+        )
+        edge_text = {
+            e: ("+" if tree.edges[e].get("label") == 1 else "−")
+            for e in tree.edges
+            if not small or e in set(on_path)
+        }
+        nx.draw_networkx_edge_labels(
+            tree, pos, edge_labels=edge_text, ax=ax, font_size=TEXT_PT, rotate=False
+        )
     kind = full.graph.get("kind")
     name = full.graph.get("name")
     default = f"a tree of depth {depth}" + (
         f", shattered by {name}" if name else f" ({kind})" if kind else ""
     )
-    if path:
+    if path and not series.labelled:
         default += f"\nthe walk: {len(path) - 1} edges" + (", with its siblings" if prune else "")
-    ax.set_title(title or default, fontsize=10)
+    if title is not None:
+        ax.set_title(title, fontsize=TITLE_PT)
+    elif not ax.get_title():
+        ax.set_title(default, fontsize=TITLE_PT)
     ax.set_axis_off()
+    place_legend(ax)
     return fig

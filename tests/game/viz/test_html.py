@@ -252,6 +252,10 @@ def test_a_sweep_result_renders_itself_in_jupyter():
     scenario = Path(__file__).resolve().parents[3] / "scenarios" / "perceptron_separable.toml"
     with ThreadPoolExecutor(1) as threads:
         result = sweep(scenario, seeds=3, grid={"rounds": [50]}, executor=threads)
-    page = Tables(result._repr_html_())
-    assert result._repr_html_() == sweep_html(result)
+    html = result._repr_html_()
+    page = Tables(html)
+    figure = result._repr_png_()
+    assert figure.startswith(b"\x89PNG")
+    assert html == sweep_html(result, figure=figure)
+    assert html.index('<img alt="the sweep') < html.index("<table>")
     assert page.tables[0]["caption"] == "summary: 3 games of 3"
