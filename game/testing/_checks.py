@@ -32,7 +32,7 @@ from game.errors import GameError
 from game.players import lookup, names, role_of
 from game.scenario import load_scenario
 from game.testing._adversary_checks import ADVERSARY_CHECKS
-from game.testing._failure import CheckFailure
+from game.testing._failure import CheckFailure, fail
 from game.testing._learner_checks import LEARNER_CHECKS, check_learner_declares
 from game.testing._reference import declared, player_name
 
@@ -52,7 +52,11 @@ Factory = Callable[[np.random.Generator], Any]
 
 @attrs.frozen
 class Check:
-    """One named check of one player; call it to run it."""
+    """One named check of one player; call it to run it.
+
+    Calling it raises :class:`CheckFailure` (one line naming the player and the
+    check) when the player fails, including when one of its calls raises.
+    """
 
     name: str
     player: str
@@ -64,9 +68,7 @@ class Check:
         except CheckFailure:
             raise
         except Exception as exc:
-            raise CheckFailure(
-                f"{self.player}: {self.name}: raised {type(exc).__name__}: {exc}"
-            ) from exc
+            raise fail(self.player, self.name, f"raised {type(exc).__name__}: {exc}") from exc
 
     @property
     def id(self) -> str:
