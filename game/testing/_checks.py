@@ -111,6 +111,12 @@ def check_learner(
         The instance kinds to check on (default: the learner's ``plays``).
     concept_class : object with ``.matrix``, optional
         For learners that play "point": the class the points belong to.
+
+    Examples
+    --------
+    >>> from learners import Winnow
+    >>> [c.name for c in check_learner(lambda rng: Winnow())][:4]
+    ['declares', 'predictions[bits]', 'update_returns_bool[bits]', 'update_state[bits]']
     """
     probe = factory(np.random.default_rng(0))
     name = player_name(probe)
@@ -131,6 +137,12 @@ def check_adversary(factory: Factory, *, learners: list | None = None) -> Iterat
     learners : list of callables, optional
         ``learner_factory(rng)`` for the deterministic learners its lower bound
         is checked against (see :func:`~game.testing.check_adversary_lower_bound`).
+
+    Examples
+    --------
+    >>> from adversaries import HalvingLowerBound
+    >>> [c.name for c in check_adversary(lambda rng: HalvingLowerBound(16))][:4]
+    ['declares', 'instances', 'no_mutation', 'history']
     """
     name = player_name(factory(np.random.default_rng(0)))
     for check_name, fn in ADVERSARY_CHECKS.items():

@@ -143,9 +143,8 @@ class HandGame:
 
     def prediction(self, t: int, p: Any) -> Any:
         """``p`` when it is a real number in [-1, 1], else a failure naming round t and it."""
-        if not (
-            isinstance(p, numbers.Real) and not isinstance(p, bool | np.bool_) and -1 <= p <= 1
-        ):
+        real = isinstance(p, numbers.Real) and not isinstance(p, bool | np.bool_)
+        if not real or not -1 <= p <= 1:
             raise fail(
                 self.name,
                 self.check,
@@ -156,12 +155,8 @@ class HandGame:
     def label(self, t: int, x: Any, p: Any) -> Any:
         """Round t's label: -1 or 1, or a failure naming it."""
         y = self.call(t, "label", self.adversary.label, x, p, self.history)
-        if not (
-            isinstance(y, numbers.Integral) and not isinstance(y, bool | np.bool_)
-        ) or y not in (
-            -1,
-            1,
-        ):
+        integral = isinstance(y, numbers.Integral) and not isinstance(y, bool | np.bool_)
+        if not integral or y not in (-1, 1):
             raise fail(
                 self.name, self.check, f"round {t}: label returned {shown(y)}; expected -1 or 1"
             )

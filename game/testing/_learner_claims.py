@@ -105,6 +105,8 @@ def _pickled(learner: Any, shared: list) -> bytes | None:
     """The learner's state as bytes (its shared objects by name), or None: it cannot be pickled."""
     out = io.BytesIO()
     try:
+        if not shared:
+            return pickle.dumps(learner, protocol=pickle.HIGHEST_PROTOCOL)
         _StatePickler(out, shared).dump(learner)
     except Exception:
         return None
@@ -114,6 +116,8 @@ def _pickled(learner: Any, shared: list) -> bytes | None:
 def _copy(learner: Any, pickled: bytes | None, shared: list) -> Any:
     """A copy of ``learner`` in the state ``pickled`` holds (a deep copy if None); or None."""
     try:
+        if pickled is not None and not shared:
+            return pickle.loads(pickled)
         if pickled is not None:
             return _StateUnpickler(io.BytesIO(pickled), shared).load()
         return copy.deepcopy(learner, {id(obj): obj for obj in shared})
