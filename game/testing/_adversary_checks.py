@@ -2,9 +2,14 @@
 
 Every ``check_adversary_*`` function takes a *factory* (``factory(rng)``
 returns a fresh adversary); it returns None when the adversary passes and
-raises :class:`~game.testing.CheckFailure` with a sentence when it falls
-short. The games are played against :class:`~game.testing.RandomLearner`,
-and the claimed lower bound against deterministic learners.
+raises :class:`~game.testing.CheckFailure` with one line naming the
+adversary, the round and the value when it falls short. The games, from
+:data:`~game.testing._games.MIN_ROUNDS` to :data:`~game.testing._games.MAX_ROUNDS`
+rounds long (a length drawn from each check's seed; an adversary may end them
+sooner), are played against :class:`~game.testing.RandomLearner`, and the
+claimed lower bound against deterministic learners. The checks of what an
+adversary hands over and of the record it is shown are in
+:mod:`game.testing._adversary_records`.
 
 Examples
 --------
@@ -24,16 +29,24 @@ import numpy as np
 
 from game.players import learners_for, lookup, role_of
 from game.protocol import INSTANCE_KINDS
+from game.testing._adversary_records import (
+    check_adversary_history,
+    check_adversary_instances,
+    check_adversary_no_mutation,
+)
 from game.testing._failure import fail, play_or_fail
-from game.testing._learner_checks import pickle_mid_game
+from game.testing._games import clone_mid_game, game_length
 from game.testing._reference import RandomLearner, declared, player_name
 
 __all__ = [
     "ADVERSARY_CHECKS",
     "check_adversary_certificate",
     "check_adversary_declares",
+    "check_adversary_history",
+    "check_adversary_instances",
     "check_adversary_labels",
     "check_adversary_lower_bound",
+    "check_adversary_no_mutation",
     "check_adversary_pickling",
     "check_adversary_same_seed",
 ]
@@ -70,18 +83,37 @@ def check_adversary_declares(factory: Factory) -> None:
 
 
 def check_adversary_labels(factory: Factory) -> None:
-    """Labels are ±1 and instances are accepted by the engine, against random learners."""
+    """Labels are ±1 and instances are accepted by the engine, against random learners.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from adversaries import SeparableStream
+    >>> check_adversary_labels(lambda rng: SeparableStream(3, 0.2, rng=rng))
+    """
     name = _name(factory)
     for seed in range(3):
-        play_or_fail(_random(seed), factory(np.random.default_rng(9)), name, "labels")
+        rounds = game_length(20 + seed)
+        tr = play_or_fail(_random(seed), factory(np.random.default_rng(9)), name, "labels", rounds)
+        tr.summary()
 
 
 def check_adversary_certificate(factory: Factory) -> None:
-    """A realizable certificate agrees with every label, over random learners."""
+    """A realizable certificate agrees with every label, over random learners.
+
+    Examples
+    --------
+    >>> from adversaries import HalvingLowerBound
+    >>> check_adversary_certificate(lambda rng: HalvingLowerBound(16))
+    """
     name = _name(factory)
     for seed in range(5):
         tr = play_or_fail(
-            _random(100 + seed), factory(np.random.default_rng(10 + seed)), name, "certificate"
+            _random(100 + seed),
+            factory(np.random.default_rng(10 + seed)),
+            name,
+            "certificate",
+            game_length(10 + seed),
         )
         cert = tr.certificate
         if cert is not None and cert.realizable and tr.certificate_verified is not True:
@@ -89,10 +121,16 @@ def check_adversary_certificate(factory: Factory) -> None:
 
 
 def check_adversary_same_seed(factory: Factory) -> None:
-    """One seed gives one game."""
-    name = _name(factory)
+    """One seed gives one game.
+
+    Examples
+    --------
+    >>> from adversaries import SeparableStream
+    >>> check_adversary_same_seed(lambda rng: SeparableStream(3, 0.2, rng=rng))
+    """
+    name, rounds = _name(factory), game_length(11)
     a, b = (
-        play_or_fail(_random(1), factory(np.random.default_rng(11)), name, "same_seed")
+        play_or_fail(_random(1), factory(np.random.default_rng(11)), name, "same_seed", rounds)
         for _ in range(2)
     )
     if a.first_difference(b) is not None:
@@ -100,8 +138,14 @@ def check_adversary_same_seed(factory: Factory) -> None:
 
 
 def check_adversary_pickling(factory: Factory) -> None:
-    """An adversary pickled mid-game continues exactly as the original."""
-    pickle_mid_game(_random(2), factory(np.random.default_rng(12)), _name(factory))
+    """An adversary pickled, or deep-copied, mid-game continues exactly as the original.
+
+    Examples
+    --------
+    >>> from adversaries import SeparableStream
+    >>> check_adversary_pickling(lambda rng: SeparableStream(3, 0.2, rng=rng))
+    """
+    clone_mid_game(_random(2), factory(np.random.default_rng(12)), _name(factory), "pickling", 12)
 
 
 def check_adversary_lower_bound(factory: Factory, learners: list | None = None) -> None:
@@ -157,6 +201,9 @@ def _deterministic_learners(adversary) -> list[Factory]:
 #: The adversary checks, by the name a :class:`~game.testing.Check` carries.
 ADVERSARY_CHECKS: dict[str, Callable[..., None]] = {
     "declares": check_adversary_declares,
+    "instances": check_adversary_instances,
+    "no_mutation": check_adversary_no_mutation,
+    "history": check_adversary_history,
     "labels": check_adversary_labels,
     "certificate": check_adversary_certificate,
     "same_seed": check_adversary_same_seed,

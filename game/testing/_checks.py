@@ -32,7 +32,7 @@ from game.errors import GameError
 from game.players import lookup, names, role_of
 from game.scenario import load_scenario
 from game.testing._adversary_checks import ADVERSARY_CHECKS
-from game.testing._failure import CheckFailure
+from game.testing._failure import CheckFailure, fail
 from game.testing._learner_checks import LEARNER_CHECKS, check_learner_declares
 from game.testing._reference import declared, player_name
 
@@ -52,7 +52,11 @@ Factory = Callable[[np.random.Generator], Any]
 
 @attrs.frozen
 class Check:
-    """One named check of one player; call it to run it."""
+    """One named check of one player; call it to run it.
+
+    Calling it raises :class:`CheckFailure` (one line naming the player and the
+    check) when the player fails, including when one of its calls raises.
+    """
 
     name: str
     player: str
@@ -64,9 +68,7 @@ class Check:
         except CheckFailure:
             raise
         except Exception as exc:
-            raise CheckFailure(
-                f"{self.player}: {self.name}: raised {type(exc).__name__}: {exc}"
-            ) from exc
+            raise fail(self.player, self.name, f"raised {type(exc).__name__}: {exc}") from exc
 
     @property
     def id(self) -> str:
@@ -109,6 +111,12 @@ def check_learner(
         The instance kinds to check on (default: the learner's ``plays``).
     concept_class : object with ``.matrix``, optional
         For learners that play "point": the class the points belong to.
+
+    Examples
+    --------
+    >>> from learners import Winnow
+    >>> [c.name for c in check_learner(lambda rng: Winnow())][:4]
+    ['declares', 'predictions[bits]', 'update_returns_bool[bits]', 'update_state[bits]']
     """
     probe = factory(np.random.default_rng(0))
     name = player_name(probe)
@@ -129,6 +137,12 @@ def check_adversary(factory: Factory, *, learners: list | None = None) -> Iterat
     learners : list of callables, optional
         ``learner_factory(rng)`` for the deterministic learners its lower bound
         is checked against (see :func:`~game.testing.check_adversary_lower_bound`).
+
+    Examples
+    --------
+    >>> from adversaries import HalvingLowerBound
+    >>> [c.name for c in check_adversary(lambda rng: HalvingLowerBound(16))][:4]
+    ['declares', 'instances', 'no_mutation', 'history']
     """
     name = player_name(factory(np.random.default_rng(0)))
     for check_name, fn in ADVERSARY_CHECKS.items():

@@ -36,7 +36,8 @@ __all__ = [
     "reference_adversary",
 ]
 
-#: Rounds of the games the checks play.
+#: Rounds of a reference game when none is asked for (the checks draw their own:
+#: :func:`game.testing._games.game_length`).
 ROUNDS = 60
 
 
@@ -79,12 +80,17 @@ def declared(cls: type, what: str) -> str | None:
     return None
 
 
-def reference_adversary(kind: str, rng: np.random.Generator, concept_class: Any = None):
-    """An oblivious, realizable adversary presenting ``kind`` instances (see module doc)."""
+def reference_adversary(
+    kind: str, rng: np.random.Generator, concept_class: Any = None, rounds: int = ROUNDS
+):
+    """An oblivious, realizable adversary presenting ``kind`` instances (see module doc).
+
+    It has ``rounds`` instances ready (the "vector" stream never ends).
+    """
     from adversaries.replay import Replay
     from adversaries.streams import SeparableStream
 
-    n = ROUNDS
+    n = rounds
     if kind == "vector":
         return SeparableStream(5, 0.1, 1.0, rng)
     if kind == "bits":

@@ -32,7 +32,7 @@ def test_a_good_learner_passes_every_check():
 
 def test_a_good_adversary_passes_every_check():
     results = run_checks(check_adversary(lambda rng: SeparableStream(3, 0.2, rng=rng)))
-    assert len(results) == 6 and all(r.passed for r in results)
+    assert len(results) == 9 and all(r.passed for r in results), [r.message for r in results]
 
 
 def test_missing_declarations_fail():
@@ -174,7 +174,7 @@ def test_each_check_is_a_public_function_that_fails_alone():
         testing.check_learner_predictions(lambda rng: Wild(), "vector")
     testing.check_learner_predictions(lambda rng: Perceptron(), "vector")
     names = [n for n in testing.__all__ if n.startswith(("check_learner_", "check_adversary_"))]
-    assert len(names) == 14
+    assert len(names) == 20
     for name in names:
         assert callable(getattr(testing, name)) and getattr(testing, name).__doc__, name
 
