@@ -39,7 +39,7 @@ Examples
 ...     read_array_file(path, fail=refusal(ScenarioError, "X.csv"))
 Traceback (most recent call last):
 ...
-game.errors.ScenarioError: X.csv: row 2, column 2: a non-finite number (inf); expected a finite number
+game.errors.ScenarioError: X.csv: row 2, column 2: not finite (inf); expected a finite number
 >>> read_input(Path("/dev/zero"), limit=1024, fail=refusal(ScenarioError, "/dev/zero"))
 Traceback (most recent call last):
 ...
@@ -69,6 +69,7 @@ __all__ = [
     "MAX_TEXT_BYTES",
     "input_lines",
     "nesting_depth",
+    "os_problem",
     "read_array_file",
     "read_input",
     "refusal",
@@ -354,8 +355,7 @@ def _csv_fault(text: str) -> str | None:
                 return f"row {number}, column {column}: {what}; expected a number"
             if not math.isfinite(value):
                 return (
-                    f"row {number}, column {column}: a non-finite number ({value}); "
-                    "expected a finite number"
+                    f"row {number}, column {column}: not finite ({value}); expected a finite number"
                 )
         if width is None:
             width, first = len(cells), number
@@ -437,5 +437,5 @@ def read_array_file(path: Path, *, fail: Refusal, ndmin: int = 1) -> np.ndarray:
     bad = _nonfinite(array)
     if bad is not None:
         index, value = bad
-        raise fail(f"{_position(index)}: a non-finite number ({value}); expected a finite number")
+        raise fail(f"{_position(index)}: not finite ({value}); expected a finite number")
     return array
