@@ -213,8 +213,12 @@ def load_scenario(path: str | os.PathLike) -> Scenario:
     check_instance("path", path, (str, os.PathLike), "a path (str or os.PathLike)")
     path = _scenario_path(path)
     fail = refusal(ScenarioError, path)
-    if not os.path.lexists(path) and "\0" not in str(path):
-        raise fail("no such scenario file")
+    try:
+        os.lstat(path)
+    except FileNotFoundError:
+        raise fail("no such scenario file") from None
+    except (OSError, ValueError):
+        pass  # refused below, saying why
     data = read_input(path, limit=MAX_TEXT_BYTES, fail=fail, what="scenario file")
     try:
         text = data.decode("utf-8")
@@ -229,9 +233,8 @@ def load_scenario(path: str | os.PathLike) -> Scenario:
     except ValueError:  # an integer of more digits than Python converts
         limit = sys.get_int_max_str_digits()
         raise fail(f"not valid TOML: an integer longer than {limit} digits") from None
-    depth = nesting_depth(spec)
-    if depth > MAX_DEPTH:
-        raise fail(f"tables and arrays nested {depth} deep; at most {MAX_DEPTH}")
+    if nesting_depth(spec) > MAX_DEPTH:
+        raise fail(f"tables and arrays nested deeper than {MAX_DEPTH} levels")
     return scenario_from_dict(spec, source=path)
 
 

@@ -233,9 +233,8 @@ def _check_header_entries(header: dict, where: str) -> None:
     string and whose ``spec`` is an object; nothing nests deeper than
     :data:`game.theory.MAX_DEPTH`.
     """
-    depth = nesting_depth(header)
-    if depth > MAX_DEPTH:
-        raise TranscriptError(f"{where}: header nested {depth} deep; at most {MAX_DEPTH}")
+    if nesting_depth(header) > MAX_DEPTH:
+        raise TranscriptError(f"{where}: header nested deeper than {MAX_DEPTH} levels")
     for role in ("learner", "adversary"):
         if role not in header:
             continue
