@@ -314,10 +314,9 @@ def test_a_data_fifo_is_refused_from_its_stat(folder):
 )
 def test_inline_non_finite_instances(tmp_path, inline, expected):
     path = write(tmp_path, REPLAY + f"instances = {inline}\nlabels = [1, -1]\n")
-    with pytest.raises(
-        ScenarioError, match="adversary.instances: instances must be finite"
-    ) as info:
+    with pytest.raises(ScenarioError) as info:
         load_scenario(path).build()
+    assert "adversary.instances: instances must be finite" in str(info.value)
     assert expected in str(info.value)
 
 
