@@ -94,6 +94,19 @@ def _nonfinite(X: np.ndarray) -> str | None:
     return f"{place} is not finite"
 
 
+def _nonfinite_row(transcript: Transcript) -> str | None:
+    """The first round of a transcript whose instance holds a NaN or an infinity, or None."""
+    X = transcript.instances  # stacked rows when the instances are vectors of one length
+    if isinstance(X, np.ndarray) and X.dtype != object:
+        where = _nonfinite(X)
+        return None if where is None else "round " + where.removeprefix("row ")
+    for t, x in enumerate(transcript.raw_instances, start=1):
+        where = _nonfinite(np.asarray(x).reshape(1, -1))  # "row 1, column C is not finite"
+        if where is not None:
+            return f"round {t}" + where.removeprefix("row 1")
+    return None
+
+
 def _kinds_of(instances: Any) -> str | frozenset[str]:
     """What :attr:`Replay.presents` says of these instances (an array, or a list of them)."""
     if len(instances) == 0:  # nothing is presented: any learner can play
@@ -135,7 +148,9 @@ class Replay:
     Raises
     ------
     ParameterError
-        Naming ``instances`` when they are not a vector or a matrix of finite
+        Naming ``transcript`` when a recorded instance holds a NaN or an
+        infinity (the round of an aborted game the referee refused), or
+        ``instances`` when they are not a vector or a matrix of finite
         numbers (a NaN or an infinity is named by its row and column, counted
         from 1), or ``labels`` when they are not one -1 or 1 per instance (the
         first other entry named by its row).
@@ -182,6 +197,11 @@ class Replay:
             check_instance("transcript", self.transcript, Transcript, "a Transcript")
             raw = self.transcript.raw_instances
             rows = list(frozen_copy(raw)) if isinstance(raw, np.ndarray) else list(raw)
+            where = _nonfinite_row(self.transcript)
+            if where is not None:  # the round of an aborted game the referee refused
+                raise ParameterError(
+                    "transcript", self.transcript, "a game of finite instances", where
+                )
             ys = self.transcript.labels.tolist()
             self._cert = self.transcript.certificate
         else:

@@ -100,27 +100,20 @@ def shown(value: Any) -> str:
 
 
 def _instance(value, where: str):
-    """The instance of a round line: a finite number, a bool, or a rectangular array of them."""
+    """The instance of a round line: a number, a bool, or a rectangular array of them.
+
+    A NaN or an infinity is kept: the referee records the round whose instance
+    it refused, so an aborted game's last round may hold one (a
+    :class:`~adversaries.Replay` of the transcript refuses it).
+    """
     if isinstance(value, list):
         try:
             array = np.array(value)
         except (ValueError, OverflowError):
             array = None
         if array is not None and array.dtype.kind in "biuf":
-            if array.dtype.kind == "f" and not np.isfinite(array).all():
-                index = [int(i) for i in np.argwhere(~np.isfinite(array))[0]]
-                raise TranscriptError(
-                    f"{where}: instance x holds {array[tuple(index)]} at {index}; "
-                    "expected finite numbers"
-                )
             return array
-    elif isinstance(value, bool):
-        return value
-    elif isinstance(value, int) and abs(value) < 2**63:
-        return value
-    elif isinstance(value, float):
-        if not math.isfinite(value):
-            raise TranscriptError(f"{where}: instance x is {value}; expected a finite number")
+    elif isinstance(value, bool | float) or (isinstance(value, int) and abs(value) < 2**63):
         return value
     raise TranscriptError(
         f"{where}: instance x must be a number or a rectangular array of numbers, "

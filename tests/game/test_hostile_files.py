@@ -400,8 +400,6 @@ def test_transcript_integer_of_5000_digits(saved):
         ({"x": 10**400}, "instance x must be a number"),
         ({"extras": {"margin": 10**400}}, "extras must map names to numbers"),
         ({"t": 10**400}, "found t = an integer of 401 digits"),
-        ({"x": [1.0, float("nan")]}, "instance x holds nan at [1]; expected finite numbers"),
-        ({"x": [1.0, float("inf")]}, "instance x holds inf at [1]"),
         ({"p": "db_password"}, "prediction p must be a number in [-1, 1], got a string"),
         ({"y": ["db_password"]}, "label y must be -1 or 1, got a list of 1 item"),
     ],
@@ -413,12 +411,44 @@ def test_transcript_round_values(saved, changes, expected):
     assert "db_password" not in message
 
 
-def test_transcript_1e400_reads_as_infinity_and_is_refused(saved):
-    path, lines = saved
-    line = json.loads(lines[1])
-    text = json.dumps(line).replace(json.dumps(line["x"]), "[1e400, 0.0]")
-    rewrite(path, [lines[0], text, *lines[2:]])
-    refused(path, "instance x holds inf at [0]", error=TranscriptError)
+class _Presents:
+    """Presents the given rows, labelling each +1 (an adversary the referee refuses at NaN)."""
+
+    def __init__(self, rows):
+        self.rows = [np.asarray(r, dtype=float) for r in rows]
+
+    def instance(self, history):
+        return self.rows[len(history)] if len(history) < len(self.rows) else None
+
+    def label(self, x, p, history):
+        return 1
+
+    def certificate(self):
+        return None
+
+
+def test_an_aborted_games_non_finite_round_is_kept_and_refused_as_data(tmp_path):
+    from adversaries import Replay
+    from game import play
+    from game.errors import ProtocolError
+    from learners import Perceptron
+
+    (tmp_path / "data").mkdir()
+    out = tmp_path / "data" / "aborted.jsonl"
+    with pytest.raises(ProtocolError):
+        play(Perceptron(), _Presents([[1.0, 0.0], [np.nan, 1.0]]), rounds=5, out=out)
+    kept = Transcript.load(out)  # the record keeps the round the referee refused
+    assert kept.status == "aborted" and len(kept) == 2
+    with pytest.raises(ParameterError) as info:
+        Replay(transcript=kept)
+    assert info.value.parameter == "transcript"
+    assert info.value.note == "round 2, column 1 is not finite"
+    scenario = write(tmp_path, REPLAY + 'transcript = "data/aborted.jsonl"\n')
+    with pytest.raises(ScenarioError) as caught:
+        load_scenario(scenario).build()
+    message = str(caught.value)
+    assert message.startswith(f"{scenario}: adversary.transcript: ")
+    assert "a game of finite instances" in message and "round 2, column 1 is not finite" in message
 
 
 @pytest.mark.parametrize(
