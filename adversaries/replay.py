@@ -79,6 +79,34 @@ def _lockstep_key(replay: Replay, n: int) -> Any:
     return id(source), replay._i, n
 
 
+def _nonfinite(X: np.ndarray) -> str | None:
+    """Where the first NaN or infinity of ``X`` is (rows and columns from 1), or None.
+
+    Examples
+    --------
+    >>> _nonfinite(np.array([[1.0, 2.0], [np.inf, 0.0]])), _nonfinite(np.ones(3))
+    ('row 2, column 1 is not finite', None)
+    """
+    if X.dtype.kind != "f" or bool(np.isfinite(X).all()):
+        return None
+    index = [int(i) + 1 for i in np.argwhere(~np.isfinite(X))[0]]
+    place = f"row {index[0]}" + (f", column {index[1]}" if len(index) > 1 else "")
+    return f"{place} is not finite"
+
+
+def _nonfinite_row(transcript: Transcript) -> str | None:
+    """The first round of a transcript whose instance holds a NaN or an infinity, or None."""
+    X = transcript.instances  # stacked rows when the instances are vectors of one length
+    if isinstance(X, np.ndarray) and X.dtype != object:
+        where = _nonfinite(X)
+        return None if where is None else "round " + where.removeprefix("row ")
+    for t, x in enumerate(transcript.raw_instances, start=1):
+        where = _nonfinite(np.asarray(x).reshape(1, -1))  # "row 1, column C is not finite"
+        if where is not None:
+            return f"round {t}" + where.removeprefix("row 1")
+    return None
+
+
 def _kinds_of(instances: Any) -> str | frozenset[str]:
     """What :attr:`Replay.presents` says of these instances (an array, or a list of them)."""
     if len(instances) == 0:  # nothing is presented: any learner can play
@@ -117,6 +145,16 @@ class Replay:
     separator : array_like, optional
         A weight vector claimed to separate ``instances`` (realizable certificate).
 
+    Raises
+    ------
+    ParameterError
+        Naming ``transcript`` when a recorded instance holds a NaN or an
+        infinity (the round of an aborted game the referee refused), or
+        ``instances`` when they are not a vector or a matrix of finite
+        numbers (a NaN or an infinity is named by its row and column, counted
+        from 1), or ``labels`` when they are not one -1 or 1 per instance (the
+        first other entry named by its row).
+
     Examples
     --------
     >>> import numpy as np
@@ -127,6 +165,10 @@ class Replay:
     ...           rounds=10)
     >>> len(tr), tr.certificate_verified
     (3, True)
+    >>> Replay(instances=[[1.0, float("nan")]], labels=[1])
+    Traceback (most recent call last):
+    ...
+    game.errors.ParameterError: instances must be finite numbers, got ... (row 1, column 2 is ...)
     """
 
     #: Its rows, K games at once (:func:`game.play_batch`).
@@ -155,6 +197,11 @@ class Replay:
             check_instance("transcript", self.transcript, Transcript, "a Transcript")
             raw = self.transcript.raw_instances
             rows = list(frozen_copy(raw)) if isinstance(raw, np.ndarray) else list(raw)
+            where = _nonfinite_row(self.transcript)
+            if where is not None:  # the round of an aborted game the referee refused
+                raise ParameterError(
+                    "transcript", self.transcript, "a game of finite instances", where
+                )
             ys = self.transcript.labels.tolist()
             self._cert = self.transcript.certificate
         else:
@@ -167,11 +214,22 @@ class Replay:
                 raise ParameterError("instances", self.instances, "rows of one shape") from None
             if X.ndim not in (1, 2) or X.dtype.kind not in "biuf":
                 raise ParameterError("instances", self.instances, "a vector or a matrix of numbers")
-            y = np.asarray(self.labels)
+            where = _nonfinite(X)
+            if where is not None:
+                raise ParameterError("instances", self.instances, "finite numbers", where)
+            try:
+                y = np.asarray(self.labels)
+            except ValueError:
+                raise ParameterError("labels", self.labels, "a vector of -1 and 1") from None
             if y.ndim != 1 or y.shape[0] != X.shape[0]:
                 raise ParameterError("labels", self.labels, f"a vector of {X.shape[0]} entries")
-            if y.dtype.kind not in "biuf" or (y.size and not np.all(np.abs(y) == 1)):
+            if y.dtype.kind not in "biuf":
                 raise ParameterError("labels", self.labels, "a vector of -1 and 1")
+            wrong = np.flatnonzero(np.abs(y) != 1)
+            if wrong.size:
+                raise ParameterError(
+                    "labels", self.labels, "a vector of -1 and 1", f"row {wrong[0] + 1} is neither"
+                )
             X = frozen_copy(X)  # immutable: the referee records its rows by reference
             rows = X.tolist() if X.ndim == 1 else list(X)
             ys = y.astype(np.int64).tolist()

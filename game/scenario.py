@@ -60,6 +60,7 @@ import difflib
 import numbers
 import os
 import re
+import sys
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -79,7 +80,16 @@ from game.errors import (
     check_integer,
 )
 from game.players import DATA_SUFFIXES, SUPPLIES_ATTRIBUTE, kinds_clash, lookup, parameters
-from game.theory import LOSSES
+from game.theory import (
+    LOSSES,
+    MAX_DEPTH,
+    MAX_TEXT_BYTES,
+    nesting_depth,
+    os_problem,
+    read_array_file,
+    read_input,
+    refusal,
+)
 from game.theory.concepts import FiniteClass, build_class
 from game.transcript import Transcript
 
@@ -202,16 +212,29 @@ def load_scenario(path: str | os.PathLike) -> Scenario:
     """
     check_instance("path", path, (str, os.PathLike), "a path (str or os.PathLike)")
     path = _scenario_path(path)
+    fail = refusal(ScenarioError, path)
     try:
-        text = path.read_text(encoding="utf-8")
+        os.lstat(path)
     except FileNotFoundError:
-        raise ScenarioError(f"{path}: no such scenario file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ScenarioError(f"{path}: cannot read the scenario: {exc}") from None
+        raise fail("no such scenario file") from None
+    except (OSError, ValueError):
+        pass  # refused below, saying why
+    data = read_input(path, limit=MAX_TEXT_BYTES, fail=fail, what="scenario file")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise fail(f"cannot read the scenario: not UTF-8 text (byte {exc.start + 1})") from None
     try:
         spec = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ScenarioError(f"{path}: not valid TOML: {exc}") from None
+        raise fail(f"not valid TOML: {exc}") from None
+    except RecursionError:
+        raise fail(f"not valid TOML: arrays or tables nested deeper than {MAX_DEPTH}") from None
+    except ValueError:  # an integer of more digits than Python converts
+        limit = sys.get_int_max_str_digits()
+        raise fail(f"not valid TOML: an integer longer than {limit} digits") from None
+    if nesting_depth(spec) > MAX_DEPTH:
+        raise fail(f"tables and arrays nested deeper than {MAX_DEPTH} levels")
     return scenario_from_dict(spec, source=path)
 
 
@@ -401,38 +424,67 @@ class Scenario:
                 raise self._fail(
                     "concept_class.path", f"expected a .npy or .csv file, got {path!r}"
                 )
-            matrix = self._data("concept_class.path", path, csv_ndmin=2)
+            full = self._data_path("concept_class.path", path)
             try:
-                return FiniteClass(matrix, name=Path(path).name)
-            except ParameterError as exc:
-                raise self._fail("concept_class.path", str(exc)) from None
+                return FiniteClass.load(full, name=Path(path).name)
+            except ParameterError as exc:  # names where in the file, never what it holds
+                raise self._fail(
+                    "concept_class.path", f"cannot read data file {path!r}: {exc.note}"
+                ) from None
         builder = table.pop("builder")
         try:
             return build_class(builder, **table)
         except ParameterError as exc:
             raise self._fail(f"concept_class.{exc.parameter}", str(exc)) from None
 
-    def _data(self, key: str, value: str, *, csv_ndmin: int = 1) -> Any:
+    def _data_path(self, key: str, value: str) -> Path:
+        """The file a data path names: relative to the scenario's folder and inside it.
+
+        Symlinks are resolved before the check; the file must exist (a
+        dangling link exists) and end in ``.npy``, ``.csv`` or ``.jsonl``.
+        """
+        if "\0" in value:
+            raise self._fail(key, "the data file's path holds a NUL character")
         path = Path(value)
         if path.is_absolute():
             raise self._fail(key, f"data file {value!r} must be a path relative to the scenario")
-        full = (self.base / path).resolve()
-        if not full.is_relative_to(self.base.resolve()):
+        try:
+            base = self.base.resolve()
+            full = (self.base / path).resolve()
+        except (OSError, RuntimeError) as exc:  # a symlink loop
+            problem = os_problem(exc) if isinstance(exc, OSError) else "a symlink loop"
+            raise self._fail(key, f"data file {value!r}: {problem}") from None
+        if not full.is_relative_to(base):
             raise self._fail(key, f"data file {value!r} is outside the scenario's folder")
         if full.suffix not in DATA_SUFFIXES:
             raise self._fail(key, f"data file {value!r} must end in {', '.join(DATA_SUFFIXES)}")
-        if not full.is_file():
-            raise self._fail(key, f"data file {value!r} not found in {self.base}")
         try:
-            if full.suffix == ".npy":
-                return np.load(full, allow_pickle=False)
-            if full.suffix == ".csv":
-                return np.loadtxt(full, delimiter=",", ndmin=csv_ndmin)
-            return Transcript.load(full)
-        except GameError as exc:
-            raise self._fail(key, str(exc)) from None
-        except (OSError, ValueError) as exc:
-            raise self._fail(key, f"cannot read data file {value!r}: {exc}") from None
+            os.lstat(full)
+        except FileNotFoundError:
+            raise self._fail(key, f"data file {value!r} not found in {self.base}") from None
+        except OSError as exc:
+            raise self._fail(key, f"data file {value!r}: {os_problem(exc)}") from None
+        return full
+
+    def _data(self, key: str, value: str) -> Any:
+        """The content of the data file ``value`` names, under ``key`` (see :meth:`_data_path`).
+
+        An array file must hold finite numbers
+        (:func:`game.theory.read_array_file`), a ``.jsonl`` file a transcript.
+        An error names the file, the key and what was expected, never what
+        the file holds.
+        """
+        full = self._data_path(key, value)
+
+        def fail(problem: str) -> ScenarioError:
+            return self._fail(key, f"cannot read data file {value!r}: {problem}")
+
+        if full.suffix == ".jsonl":
+            try:
+                return Transcript.load(full)
+            except GameError as exc:
+                raise self._fail(key, str(exc)) from None
+        return read_array_file(full, fail=fail)
 
     def build(self, seed: int | None = None) -> tuple[Any, Any]:
         """The learner and the adversary, with generators from ``SeedSequence(seed).spawn(2)``.
@@ -488,7 +540,13 @@ class Scenario:
             return cls(**kwargs)
         except ParameterError as exc:
             known = any(p["name"] == exc.parameter for p in params)
-            raise self._fail(f"{role}.{exc.parameter}" if known else role, str(exc)) from None
+            key = f"{role}.{exc.parameter}" if known else role
+            filled = self.spec[role].get(exc.parameter) if known else None
+            if isinstance(filled, str) and kwargs.get(exc.parameter) is not filled:
+                # filled from a data file: the error names the file, never its content
+                message = f"{exc.parameter} must be {exc.expected}, got the data file {filled!r}"
+                raise self._fail(key, f"{message} ({exc.note})" if exc.note else message) from None
+            raise self._fail(key, str(exc)) from None
         except Exception as exc:  # a user's constructor: its message, under the role
             raise self._fail(role, str(exc) or type(exc).__name__) from None
 

@@ -23,7 +23,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from game.errors import GameError
+from game.errors import GameError, ParameterError
 from game.theory.concepts import BUILDERS, FiniteClass, build_class
 
 __all__ = ["add_parser", "load_class_argument", "run"]
@@ -74,12 +74,10 @@ def load_class_argument(name: str, args: list[str]) -> FiniteClass:
     if path.suffix in (".npy", ".csv"):
         if args:
             raise GameError(f"{name}: a class file takes no arguments, got {' '.join(args)}")
-        if not path.is_file():
-            raise GameError(f"{name}: no such file")
         try:
             return FiniteClass.load(path)
-        except (OSError, ValueError) as exc:
-            raise GameError(f"{name}: {exc}") from None
+        except ParameterError as exc:  # where in the file and what was expected, not its content
+            raise GameError(f"{name}: {exc.note or exc.expected}") from None
     raise GameError(
         f"unknown class builder {name!r}; expected a .npy or .csv file or one of "
         f"{', '.join(BUILDERS)}"

@@ -54,7 +54,8 @@ def _replay_transcript(path: Path, console: Console) -> int:
         )
         if replayed_from_spec:
             origin = Path(str(scenario_meta.get("path", path)))
-            scenario = scenario_from_dict(scenario_meta["spec"], source=origin)
+            # data files are read from the transcript's own folder, never where its header says
+            scenario = scenario_from_dict(scenario_meta["spec"], source=origin, base=path.parent)
             replayed = scenario.play(check=False)
         else:
             replayed = _replay_learner(recorded, path)

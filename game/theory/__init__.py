@@ -1,5 +1,6 @@
 """The theory the referee checks games against: certificates, losses, regret,
-the proofs' claims, and the subpackages ``bounds``, ``concepts`` and
+the proofs' claims, the safe reading of input files (regular files only, sizes
+checked before reading, finite numbers), and the subpackages ``bounds``, ``concepts`` and
 ``littlestone`` (whose Littlestone dimension engine, shared with the concept
 classes, is the private module ``_ldim_engine``). Pure: it imports nothing from
 outside itself but :mod:`game.errors`.
@@ -19,6 +20,18 @@ from game.theory._certificates import (
     first_disagreement,
     frozen_copy,
     is_immutable,
+)
+from game.theory._files import (
+    MAX_CSV_BYTES,
+    MAX_DEPTH,
+    MAX_LINE_BYTES,
+    MAX_TEXT_BYTES,
+    input_lines,
+    nesting_depth,
+    os_problem,
+    read_array_file,
+    read_input,
+    refusal,
 )
 from game.theory._losses import (
     LOSSES,
@@ -52,6 +65,10 @@ from game.theory._regret import (
 __all__ = [
     "CERTIFICATE_KINDS",
     "LOSSES",
+    "MAX_CSV_BYTES",
+    "MAX_DEPTH",
+    "MAX_LINE_BYTES",
+    "MAX_TEXT_BYTES",
     "Certificate",
     "ExpertCertificate",
     "ExpertRecord",
@@ -67,11 +84,17 @@ __all__ = [
     "first_disagreement",
     "frozen_copy",
     "get_loss",
+    "input_lines",
     "is_immutable",
     "margin_perceptron_claims",
+    "nesting_depth",
+    "os_problem",
     "perfect_experts",
     "predicted_label",
+    "read_array_file",
+    "read_input",
     "referee_copy",
+    "refusal",
     "register_certificate",
     "regret",
     "row_norms",

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -32,11 +33,19 @@ import attrs
 import numpy as np
 
 from game.errors import GameError, TranscriptError
-from game.theory import certificate_from_dict
+from game.theory import (
+    LOSSES,
+    MAX_DEPTH,
+    MAX_LINE_BYTES,
+    certificate_from_dict,
+    input_lines,
+    nesting_depth,
+    refusal,
+)
 from game.theory.bounds import Bound
 from game.transcript._format import FORMAT, VERSION
 
-__all__ = ["RECOMPUTED", "TranscriptFile", "read_transcript"]
+__all__ = ["RECOMPUTED", "TranscriptFile", "read_transcript", "shown"]
 
 
 @attrs.frozen
@@ -62,64 +71,89 @@ class TranscriptFile:
     recorded: dict[str, Any] = attrs.field(factory=dict)
 
 
+def shown(value: Any) -> str:
+    """A value of a line as an error shows it: a number or a literal, else only its type.
+
+    A string, a list or an object is named by its type and size, never
+    echoed: the file may not be a transcript at all, and what it holds is not
+    repeated in an error.
+
+    Examples
+    --------
+    >>> shown(1.5), shown(True), shown(None), shown("db_password"), shown([1, 2]), shown(10**30)
+    ('1.5', 'true', 'null', 'a string', 'a list of 2 items', 'an integer of 31 digits')
+    """
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
+    if isinstance(value, int):
+        digits = len(str(abs(value)))
+        return str(value) if digits <= 20 else f"an integer of {digits} digits"
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return f"a list of {len(value)} item{'s' if len(value) != 1 else ''}"
+    if isinstance(value, dict):
+        return "an object"
+    return f"a {type(value).__name__}"
+
+
 def _instance(value, where: str):
-    """The instance of a round line: a number, a bool, or a rectangular array of them."""
+    """The instance of a round line: a number, a bool, or a rectangular array of them.
+
+    A NaN or an infinity is kept: the referee records the round whose instance
+    it refused, so an aborted game's last round may hold one (a
+    :class:`~adversaries.Replay` of the transcript refuses it).
+    """
     if isinstance(value, list):
         try:
             array = np.array(value)
-        except ValueError:
+        except (ValueError, OverflowError):
             array = None
         if array is not None and array.dtype.kind in "biuf":
             return array
-    elif isinstance(value, int | float):
+    elif isinstance(value, bool | float) or (isinstance(value, int) and abs(value) < 2**63):
         return value
     raise TranscriptError(
-        f"{where}: instance x must be a number or a rectangular array of numbers, got {value!r:.80}"
+        f"{where}: instance x must be a number or a rectangular array of numbers, "
+        f"got {shown(value)}"
     )
 
 
 def _is_number(value) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
+    """A JSON number a float holds (an integer beyond the largest float is not one)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    return isinstance(value, float) or abs(value) < 2**1023
 
 
 def _check_round(obj: dict, expected_t: int, where: str) -> None:
     if not isinstance(obj, dict):
-        raise TranscriptError(f"{where}: expected a round object, got {type(obj).__name__}")
+        raise TranscriptError(f"{where}: expected a round object, got {shown(obj)}")
     missing = [k for k in ("t", "x", "p", "y", "updated") if k not in obj]
     if missing:
         raise TranscriptError(f"{where}: round line lacks {', '.join(missing)}")
     if obj["t"] != expected_t or isinstance(obj["t"], bool):
-        raise TranscriptError(f"{where}: expected round {expected_t}, found t = {obj['t']!r}")
+        raise TranscriptError(f"{where}: expected round {expected_t}, found t = {shown(obj['t'])}")
     p = obj["p"]
     if not _is_number(p) or not -1.0 <= p <= 1.0:
-        raise TranscriptError(f"{where}: prediction p must be a number in [-1, 1], got {p!r}")
+        raise TranscriptError(f"{where}: prediction p must be a number in [-1, 1], got {shown(p)}")
     if obj["y"] not in (-1, 1) or isinstance(obj["y"], bool | float):
-        raise TranscriptError(f"{where}: label y must be -1 or 1, got {obj['y']!r}")
+        raise TranscriptError(f"{where}: label y must be -1 or 1, got {shown(obj['y'])}")
     if not isinstance(obj["updated"], bool):
-        raise TranscriptError(f"{where}: updated must be true or false, got {obj['updated']!r}")
+        raise TranscriptError(
+            f"{where}: updated must be true or false, got {shown(obj['updated'])}"
+        )
     if "mistake" in obj and obj["mistake"] != ((p >= 0) != (obj["y"] > 0)):
-        raise TranscriptError(f"{where}: mistake = {obj['mistake']!r} contradicts p and y")
+        raise TranscriptError(f"{where}: mistake = {shown(obj['mistake'])} contradicts p and y")
     extras = obj.get("extras", {})
     if not isinstance(extras, dict) or not all(_is_number(v) for v in extras.values()):
         raise TranscriptError(f"{where}: extras must map names to numbers")
     if "snapshot" in obj and not isinstance(obj["snapshot"], dict):
         raise TranscriptError(f"{where}: snapshot must be an object")
-
-
-def _lines(path: Path) -> tuple[list[bytes], bool]:
-    """The file's lines without their newlines, and whether the last one is torn (has none)."""
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise TranscriptError(f"{path}: cannot read the transcript: {exc.strerror}") from None
-    lines = data.split(b"\n")
-    torn = not data.endswith(b"\n")  # the last element is a partial line (or b"")
-    if lines and lines[-1] == b"":
-        lines.pop()
-        torn = False
-    if not lines:
-        raise TranscriptError(f"{path}: empty file; expected a transcript header on line 1")
-    return lines, torn
+    if "snapshot" in obj and nesting_depth(obj["snapshot"]) > MAX_DEPTH:
+        raise TranscriptError(f"{where}: snapshot nested deeper than {MAX_DEPTH} levels")
 
 
 def _parse(line: bytes, where: str):
@@ -128,6 +162,15 @@ def _parse(line: bytes, where: str):
         return json.loads(line.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise TranscriptError(f"{where}: not a JSON line ({exc})") from None
+    except RecursionError:
+        raise TranscriptError(
+            f"{where}: not a JSON line (arrays or objects nested too deep to read)"
+        ) from None
+    except ValueError:  # an integer of more digits than Python converts
+        limit = sys.get_int_max_str_digits()
+        raise TranscriptError(
+            f"{where}: not a JSON line (an integer longer than {limit} digits)"
+        ) from None
 
 
 def _header(line: bytes, where: str) -> tuple[dict, dict | None]:
@@ -139,7 +182,9 @@ def _header(line: bytes, where: str) -> tuple[dict, dict | None]:
         raise TranscriptError(f"{where}: format {header.get('format')!r} is not {FORMAT!r}")
     version = header.get("version")
     if not isinstance(version, int) or isinstance(version, bool):
-        raise TranscriptError(f"{where}: transcript version must be an integer, got {version!r}")
+        raise TranscriptError(
+            f"{where}: transcript version: expected an integer version, got {shown(version)}"
+        )
     if version > VERSION:
         raise TranscriptError(
             f"{where}: transcript version {version} is newer than {VERSION}, the newest this "
@@ -153,7 +198,70 @@ def _header(line: bytes, where: str) -> tuple[dict, dict | None]:
     initial_snapshot = header.pop("initial_snapshot", None)
     for key in ("type", "format", "version"):
         header.pop(key, None)
+    _check_header_entries(header, where)
+    if initial_snapshot is not None and not isinstance(initial_snapshot, dict):
+        raise TranscriptError(
+            f"{where}: initial_snapshot: expected an object, got {shown(initial_snapshot)}"
+        )
     return header, initial_snapshot
+
+
+#: A header entry's expected JSON type, as an error says it.
+_HEADER_TYPES = {
+    "rounds": (int, "an integer ≥ 0"),
+    "seed": (int, "an integer ≥ 0"),
+    "loss": (str, "one of " + ", ".join(repr(name) for name in LOSSES)),
+    "snapshots": (bool, "true or false"),
+    "versions": (dict, "an object"),
+    "scenario": (dict, "an object"),
+}
+
+
+def _check_header_entries(header: dict, where: str) -> None:
+    """The header's entries that the reader and the replay use have their JSON types.
+
+    ``learner`` and ``adversary`` are objects whose ``name`` is a string and
+    whose ``params`` is an object; ``rounds`` and ``seed`` are integers ≥ 0;
+    ``loss`` is a loss's name; ``scenario`` is an object whose ``path`` is a
+    string and whose ``spec`` is an object; nothing nests deeper than
+    :data:`game.theory.MAX_DEPTH`.
+    """
+    if nesting_depth(header) > MAX_DEPTH:
+        raise TranscriptError(f"{where}: header nested deeper than {MAX_DEPTH} levels")
+    for role in ("learner", "adversary"):
+        if role not in header:
+            continue
+        entry = header[role]
+        if not isinstance(entry, dict):
+            raise TranscriptError(f"{where}: {role}: expected an object, got {shown(entry)}")
+        if not isinstance(entry.get("name"), str):
+            raise TranscriptError(
+                f"{where}: {role}.name: expected a string, got {shown(entry.get('name'))}"
+            )
+        if not isinstance(entry.get("params", {}), dict):
+            raise TranscriptError(
+                f"{where}: {role}.params: expected an object, got {shown(entry['params'])}"
+            )
+    for key, (kind, expected) in _HEADER_TYPES.items():
+        if key not in header:
+            continue
+        value = header[key]
+        fits = isinstance(value, kind) and (kind is bool or not isinstance(value, bool))
+        if kind is int:
+            fits = fits and 0 <= value < 2**64
+        if kind is str and key == "loss":
+            fits = fits and value in LOSSES
+        if not fits:
+            raise TranscriptError(f"{where}: {key}: expected {expected}, got {shown(value)}")
+    scenario = header.get("scenario", {})
+    if "path" in scenario and not isinstance(scenario["path"], str):
+        raise TranscriptError(
+            f"{where}: scenario.path: expected a string, got {shown(scenario['path'])}"
+        )
+    if "spec" in scenario and not isinstance(scenario["spec"], dict):
+        raise TranscriptError(
+            f"{where}: scenario.spec: expected an object, got {shown(scenario['spec'])}"
+        )
 
 
 def _is_footer(obj) -> bool:
@@ -233,7 +341,7 @@ def _footer(foot: dict, where: str, rounds: int) -> tuple[dict[str, Any], str, d
     try:
         fields["status"] = foot["status"]
         if fields["status"] not in ("complete", "aborted"):
-            raise ValueError(f"status {fields['status']!r} is not 'complete' or 'aborted'")
+            raise ValueError(f"status {fields['status']!r:.40} is not 'complete' or 'aborted'")
         fields["reason"] = foot.get("reason")
         wall_time = float(foot.get("wall_time") or 0.0)
         fields["wall_time"] = wall_time if math.isfinite(wall_time) else 0.0
@@ -244,11 +352,11 @@ def _footer(foot: dict, where: str, rounds: int) -> tuple[dict[str, Any], str, d
         if foot.get("lower_bound") is not None:
             fields["lower_bound"] = Bound.from_dict(foot["lower_bound"])
         recorded_rounds, recorded_digest = foot["rounds"], foot["digest"]
-    except (KeyError, TypeError, ValueError, GameError) as exc:
+    except (KeyError, TypeError, ValueError, OverflowError, GameError) as exc:
         raise TranscriptError(f"{where}: malformed footer ({exc})") from None
     if recorded_rounds != rounds:
         raise TranscriptError(
-            f"{where}: footer says {recorded_rounds} rounds, the file holds {rounds}"
+            f"{where}: footer says {shown(recorded_rounds)} rounds, the file holds {rounds}"
         )
     return fields, recorded_digest, {k: foot[k] for k in RECOMPUTED if k in foot}
 
@@ -261,23 +369,35 @@ def read_transcript(path: Path, *, allow_incomplete: bool = False) -> Transcript
     TranscriptError
         Naming the file and line: see :meth:`game.transcript.Transcript.load`.
     """
-    lines, torn = _lines(path)
-    header, initial_snapshot = _header(lines[0], f"{path}:1")
+    fail = refusal(TranscriptError, path)
+
+    def unreadable(problem: str) -> TranscriptError:
+        return fail(f"cannot read the transcript: {problem}")
+
+    lines = input_lines(path, limit=MAX_LINE_BYTES, fail=unreadable)
+    first = next(lines, None)
+    if first is None:
+        raise fail("empty file; expected a transcript header on line 1")
+    header, initial_snapshot = _header(first[1], f"{path}:1")
     rounds = _Rounds()
     footer = None  # (where, the footer's object) once it is read
-    for number, line in enumerate(lines[1:], start=2):
+    last = 1
+    for number, line, ended in lines:
+        last = number
         where = f"{path}:{number}"
         if footer is not None:
             raise TranscriptError(f"{where}: content after the footer")
         try:
             obj = _parse(line, where)
         except TranscriptError:
-            if not (torn and number == len(lines)):
+            if ended:  # only the last line can lack its newline: a run that died
                 raise
             if allow_incomplete:
                 break
             raise _unfinished(f"{where}: the last line is cut short", len(rounds)) from None
         if _is_footer(obj):
+            if nesting_depth(obj) > MAX_DEPTH:
+                raise TranscriptError(f"{where}: footer nested deeper than {MAX_DEPTH} levels")
             footer = (where, obj)
         else:
             rounds.add(obj, where)
@@ -290,7 +410,7 @@ def read_transcript(path: Path, *, allow_incomplete: bool = False) -> Transcript
     }
     if footer is None:
         if not allow_incomplete:
-            raise _unfinished(f"{path}: no footer after line {len(lines)}", len(rounds))
+            raise _unfinished(f"{path}: no footer after line {last}", len(rounds))
         return TranscriptFile(fields)
     where, foot = footer
     footer_fields, digest, recorded = _footer(foot, where, len(rounds))

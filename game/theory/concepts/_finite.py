@@ -66,6 +66,7 @@ import numpy as np
 
 from game.errors import ParameterError, check_integer
 from game.theory._certificates import Certificate, _rebuilt, _rounds, _unfit, frozen_copy
+from game.theory._files import read_array_file
 
 __all__ = [
     "BUILDERS",
@@ -111,6 +112,37 @@ def _as_matrix(matrix: Any, parameter: str = "matrix") -> np.ndarray:
             raise ParameterError(parameter, matrix, _MATRIX)
         out = array.astype(np.int8)
     return out
+
+
+def _matrix_fault(array: np.ndarray) -> str | None:
+    """Why an array is not a class's ±1 matrix, naming where and not what (None: it is one).
+
+    Rows and columns are counted from 1.
+
+    Examples
+    --------
+    >>> _matrix_fault(np.array([[1, -1], [-1, 0]]))
+    'row 2, column 2: not +1 or -1'
+    >>> _matrix_fault(np.zeros((0, 0)))
+    'no hypotheses and no points; expected at least one of each'
+    >>> _matrix_fault(np.ones(3)), _matrix_fault(np.ones((1, 2)))
+    ('a 1-D array; expected a 2-D matrix, hypotheses × points', None)
+    """
+    if array.ndim != 2:
+        return f"a {array.ndim}-D array; expected a 2-D matrix, hypotheses × points"
+    if array.size == 0:
+        names = ("hypotheses", "points")
+        empty = [what for what, n in zip(names, array.shape, strict=True) if n == 0]
+        return "no " + " and no ".join(empty) + "; expected at least one of each"
+    if array.dtype == np.bool_:
+        return None
+    if array.dtype.kind not in "iuf":
+        return f"holds {array.dtype.name} entries; expected +1 or -1"
+    bad = (array != 1) & (array != -1)
+    if bad.any():
+        row, column = (int(i) + 1 for i in np.argwhere(bad)[0])
+        return f"row {row}, column {column}: not +1 or -1"
+    return None
 
 
 def _first_of_each_row(matrix: np.ndarray) -> np.ndarray:
@@ -335,24 +367,42 @@ class FiniteClass:
     def load(cls, path: str | Path, *, name: str | None = None) -> FiniteClass:
         """Read a class from a ``.npy`` file or a comma-separated ``.csv`` of ±1 entries.
 
+        The file is read with :func:`game.theory.read_array_file`: a regular
+        file, a ``.npy`` header checked before its data is read, a ``.csv``
+        with the same number of columns on every row.
+
         Raises
         ------
-        ValueError
-            When the file is not a 2-D ±1 matrix or has another suffix.
-        OSError
-            When it cannot be read.
+        ParameterError
+            Naming ``path``: another suffix, a file that cannot be read or is
+            not a regular file, no entries (a class needs a hypothesis and a
+            point), an entry that is not +1 or -1 (its row and column, counted
+            from 1, for a ``.csv`` that is not numbers).
+
+        Examples
+        --------
+        >>> import tempfile
+        >>> with tempfile.TemporaryDirectory() as folder:
+        ...     path = Path(folder) / "cls.csv"
+        ...     _ = path.write_text("1,-1\\n-1,secret\\n")
+        ...     FiniteClass.load(path)
+        Traceback (most recent call last):
+        ...
+        game.errors.ParameterError: path must be ... (row 2, column 2: not a number; ...)
         """
         path = Path(path)
-        if path.suffix == ".npy":
-            matrix = np.load(path, allow_pickle=False)
-        elif path.suffix == ".csv":
-            matrix = np.loadtxt(path, delimiter=",", ndmin=2)
-        else:
-            raise ParameterError("path", str(path), "a .npy or .csv file")
-        try:
-            return cls(matrix, name=path.name if name is None else name)
-        except ParameterError as exc:
-            raise exc.renamed("path") from None
+        expected = "a .npy or .csv file of a ±1 matrix"
+        if path.suffix not in (".npy", ".csv"):
+            raise ParameterError("path", str(path), expected)
+
+        def fail(problem: str) -> ParameterError:
+            return ParameterError("path", str(path), expected, problem)
+
+        matrix = read_array_file(path, fail=fail, ndmin=2)
+        fault = _matrix_fault(matrix)
+        if fault is not None:  # where, never what: the file's content is not echoed
+            raise fail(fault)
+        return cls(matrix, name=path.name if name is None else name)
 
     def save(self, path: str | Path) -> Path:
         """Write the matrix to a ``.npy`` or ``.csv`` file (names are not saved)."""
