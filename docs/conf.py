@@ -102,9 +102,6 @@ nb_execution_timeout = 600
 nb_execution_show_tb = True
 myst_enable_extensions = ["dollarmath", "colon_fence"]
 
-# -- The gallery -----------------------------------------------------------------------------
-gallery_rounds = None  # every scenario is played in full, as python -m game report plays it
-
 # -- HTML ------------------------------------------------------------------------------------
 html_theme = "furo"
 html_title = f"online-learning-games {release}"

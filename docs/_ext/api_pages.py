@@ -114,7 +114,7 @@ def write_pages(app: Sphinx, config: Config) -> None:
     """Rewrite ``api/generated/`` from ``config.api_modules``."""
     folder = Path(app.srcdir) / "api" / "generated"
     home = homes(config.api_modules)
-    files: dict[str, str] = {}
+    files: dict[str, str | bytes] = {}
     for name in config.api_modules:
         page, pages = module_page(name, home)
         files[f"{name}.rst"] = page
@@ -122,8 +122,8 @@ def write_pages(app: Sphinx, config: Config) -> None:
     write_folder(folder, files)
 
 
-def write_folder(folder: Path, files: dict[str, str]) -> None:
-    """Make ``folder`` hold exactly ``files`` (name -> text), rewriting only what changed."""
+def write_folder(folder: Path, files: dict[str, str | bytes]) -> None:
+    """Make ``folder`` hold exactly ``files`` (name -> text or bytes), writing what changed."""
     folder.mkdir(parents=True, exist_ok=True)
     for stale in folder.iterdir():
         if stale.name not in files:
@@ -131,10 +131,11 @@ def write_folder(folder: Path, files: dict[str, str]) -> None:
                 shutil.rmtree(stale)
             else:
                 stale.unlink()
-    for file, text in files.items():
+    for file, content in files.items():
+        data = content.encode("utf-8") if isinstance(content, str) else content
         path = folder / file
-        if not path.exists() or path.read_text(encoding="utf-8") != text:
-            path.write_text(text, encoding="utf-8")
+        if not path.exists() or path.read_bytes() != data:
+            path.write_bytes(data)
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
