@@ -24,7 +24,8 @@ sys.path.insert(0, str(DOCS / "_ext"))
 os.environ["PYTHONPATH"] = os.pathsep.join(
     [str(ROOT), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
 )
-os.environ.setdefault("MPLBACKEND", "Agg")
+# The kernels draw with matplotlib-inline, their default: a backend named here would win.
+os.environ.pop("MPLBACKEND", None)
 
 from game.transcript import versions  # noqa: E402
 
