@@ -71,7 +71,7 @@ def _bound_lines(label: str, bound: Any) -> list[str]:
 def _summary_table(transcript: Any) -> list[str]:
     from game.viz import summary_entries
 
-    lines = [".. list-table:: Summary", "   :header-rows: 0", "   :widths: 1 3", ""]
+    lines = [".. list-table::", "   :header-rows: 0", "   :widths: 1 3", ""]
     for row in summary_entries(transcript):
         if row.label == "wall time":
             continue
