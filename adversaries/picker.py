@@ -126,7 +126,7 @@ class MisclassifiedPicker:
     transcript : Transcript, optional
         A recorded game whose examples form the training set.
     rule : {"first", "cyclic", "random"}, default "first"
-        Which misclassified example to present (see :func:`pick_index`).
+        Which misclassified example to present (see ``pick_index``).
     separator : array_like, optional
         A weight vector claimed to separate the set (realizable certificate).
     rng : numpy.random.Generator

@@ -4,9 +4,9 @@ The loop in :func:`play` is the round of :mod:`game.protocol` and nothing else:
 instance, predict, label, update, record. What surrounds it lives in helpers:
 
 - the checks on the players' answers have a fast path inline (one comparison
-  each) and a slow path in :func:`_prediction`, :func:`_label` and
-  :func:`_updated`, called only when the fast one fails;
-- a :class:`_Recorder` owns the columns (the referee's copy of the instances,
+  each) and a slow path in ``_prediction``, ``_label`` and
+  ``_updated``, called only when the fast one fails;
+- a ``_Recorder`` owns the columns (the referee's copy of the instances,
   an :class:`~game.transcript.InstanceColumn`, and three Python lists, turned
   into a :class:`~game.transcript.Transcript` when the game ends), the optional
   per-round record (snapshots, extras, the JSON Lines file) and the abort path;

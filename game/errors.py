@@ -20,7 +20,7 @@ one vocabulary with one message shape, ``NAME must be EXPECTED, got VALUE``:
 
 Each returns the value normalised (``int``, ``float``, the choice itself), so a
 caller writes ``n = check_integer("n", n, low=0)``. The scenario layer reads
-the offending key from :attr:`ParameterError.parameter`, never from the text.
+the offending key from ``ParameterError.parameter``, never from the text.
 
 Examples
 --------

@@ -13,7 +13,7 @@ so the lockstep game is the serial one exactly.
 Weighted Majority and Exponential Weights (§16.2–16.3 of the same lecture)
 keep the K games' weights in a :class:`~learners._weights.WeightRows`, whose
 arithmetic is one game's :class:`~learners._weights.Weights`' own (the same
-functions of :mod:`learners._weights`, the same tables of powers), so the
+functions of ``learners._weights``, the same tables of powers), so the
 lockstep game is the serial one bit for bit. A game takes the zero-one
 update where its serial game does: Weighted Majority always, Exponential
 Weights on the zero-one loss or on advice whose every entry is exactly ±1

@@ -2,7 +2,7 @@
 
 Weighted Majority and Exponential Weights (:mod:`learners.experts`) keep
 their weights in a :class:`Weights`, one game's; their lockstep kernels
-(:mod:`learners._experts_lockstep`) keep K games' in a :class:`WeightRows`,
+(``learners._experts_lockstep``) keep K games' in a :class:`WeightRows`,
 one game a row of K × N arrays. Both are built from the functions below,
 which take one game's arrays (the experts on the only axis) or K games'
 rows (the experts on the last axis) alike, and from the constants below,

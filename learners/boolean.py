@@ -74,7 +74,7 @@ class ConjunctionLearner:
 
     Notes
     -----
-    ``snapshot()``: ``variables`` (n, 0 until known), ``literals`` (|h|) and
+    ``snapshot()``: ``variables`` (n, 0 until known), ``literals`` (``|h|``) and
     ``inconsistent`` (0/1). ``extras()`` logs ``inconsistent`` in the transcript
     every round. ``mistake_bound`` is 003's n + 1, when the adversary's
     certificate is a (realizable) conjunction.

@@ -16,7 +16,7 @@ Conventions, as in Abernethy's lecture 16 (seed 004):
   ℓ(f_i, y); on ±1 advice all three losses are 0 or 1 and agree with mistakes.
 
 Weighted Majority's and Exponential Weights' weights are functions of the
-experts' cumulative losses alone (:mod:`learners._weights`): experts with
+experts' cumulative losses alone (``learners._weights``): experts with
 equal losses weigh the same, bit for bit, at every round, so an even vote is
 exactly 0 and a tie goes to +1 however long the game.
 
@@ -183,7 +183,7 @@ class Halving:
     """Halving: the majority vote of the experts consistent so far (004, §16.1.2).
 
     C_t = {i : expert i was right on every round before t}; predict +1 when at
-    least half of C_t says +1 (|{i ∈ C_t : f_i ≥ 0}| ≥ |C_t|/2), else −1; after
+    least half of C_t says +1 (``|{i ∈ C_t : f_i ≥ 0}| ≥ |C_t|/2``), else −1; after
     the outcome, drop the experts that were wrong. A mistake at least halves
     C_t, so with a perfect expert Halving errs at most log₂ N times
     (Theorem 16.1). Should C_t become empty (no perfect expert), the rule reads
@@ -230,7 +230,7 @@ class Halving:
     proof: ClassVar[str] = "halving"
     deterministic: ClassVar[bool] = True
     plays: ClassVar[frozenset[str]] = frozenset({"advice", "point"})
-    #: K games at once on advice vectors (:mod:`learners._experts_lockstep`).
+    #: K games at once on advice vectors (``learners._experts_lockstep``).
     lockstep: ClassVar[LockstepLearner] = HALVING
 
     concept_class: Any = concept_class_field(
@@ -323,7 +323,7 @@ class Halving:
         return True
 
     def snapshot(self) -> dict[str, int]:
-        """|C_t| after the round's update (empty before N is known)."""
+        """``|C_t|`` after the round's update (empty before N is known)."""
         if self._size is None:
             return {}
         return {"consistent": self._size}
@@ -372,7 +372,7 @@ class WeightedMajority:
     M ≤ (log₂ N + m·log₂(1/β)) / log₂(2/(1+β)).
 
     Expert i weighs β^(m_i − min_j m_j), m_i its mistakes so far, read from
-    a table of the powers ``β**k`` (:mod:`learners._weights`): a function of
+    a table of the powers ``β**k`` (``learners._weights``): a function of
     the mistake counts alone, the best expert weighing 1, so nothing
     underflows however long the game and experts with equal counts weigh
     the same bit for bit. A vote within the rounding of its sum of even is
@@ -406,7 +406,7 @@ class WeightedMajority:
     proof: ClassVar[str] = "weighted-majority"
     deterministic: ClassVar[bool] = True
     plays: ClassVar[frozenset[str]] = frozenset({"advice"})
-    #: K games at once on advice of up to 1,024 experts (:mod:`learners._experts_lockstep`).
+    #: K games at once on advice of up to 1,024 experts (``learners._experts_lockstep``).
     lockstep: ClassVar[LockstepLearner] = WEIGHTED_MAJORITY
 
     beta: float = attrs.field(
@@ -500,7 +500,7 @@ class RandomizedWeightedMajority(WeightedMajority):
     P₊ = Σ_{f_i ≥ 0} w_i / Σ_j w_j, the label of an expert drawn in proportion
     to the weights; then multiplies the weight of every wrong expert by β.
     With p = Σ_i w_i·sign(f_i) / Σ_j w_j ∈ [−1, 1], its *mixture*,
-    P₊ = (1 + p)/2 and the round's mistake probability is q = |p − y|/2.
+    P₊ = (1 + p)/2 and the round's mistake probability is q = ``|p − y|/2``.
 
     The adversary is shown the distribution, never the coin
     (``reveal = "distribution"``, the default): ``predict`` returns the
@@ -595,7 +595,7 @@ class RandomizedWeightedMajority(WeightedMajority):
         return self._weights.zero_one_update(self._plus, y > 0)
 
     def extras(self) -> dict[str, float]:
-        """The round's mistake probability q = |p − y|/2, the drawn label and its mistake."""
+        """The round's mistake probability q = ``|p − y|/2``, the drawn label and its mistake."""
         return dict(self._record)
 
     def mistake_bound(self, transcript) -> Bound | None:
@@ -655,7 +655,7 @@ class ExponentialWeights:
     [−1, 1], or experts graded by another loss than the game's).
 
     The weights are exp(−η·(L_i − min L)), functions of the cumulative losses
-    alone (:mod:`learners._weights`): the best expert weighs 1, so nothing
+    alone (``learners._weights``): the best expert weighs 1, so nothing
     overflows or underflows however many rounds or however large the losses,
     and experts with equal losses weigh the same, bit for bit. On advice whose
     every entry is exactly ±1 the losses are 0 or 1 and the weights are read
@@ -697,7 +697,7 @@ class ExponentialWeights:
     proof: ClassVar[str] = "exponential-weights"
     deterministic: ClassVar[bool] = False
     plays: ClassVar[frozenset[str]] = frozenset({"advice"})
-    #: K games at once on advice of up to 1,024 experts (:mod:`learners._experts_lockstep`).
+    #: K games at once on advice of up to 1,024 experts (``learners._experts_lockstep``).
     lockstep: ClassVar[LockstepLearner] = EXPONENTIAL_WEIGHTS
 
     eta: float = attrs.field(

@@ -546,7 +546,7 @@ class Perceptron:
     halfspace certificate's margin on the rounds played. Against a comparator
     (a certificate marked non-realizable) it is the tighter of Balcan's
     1/γ² + (2/γ)·TD_γ and §21.4's F + R‖w*‖√F + R²‖w*‖² (see
-    :func:`comparator_bounds`). All are bounds on updates, which every
+    ``comparator_bounds``). All are bounds on updates, which every
     convention makes on every mistake.
 
     ``normalize`` follows Balcan's lecture 3: every example is scaled to unit
@@ -672,7 +672,7 @@ class Perceptron:
         hypotheses as checked on the game: "realizable" (the referee verified
         the certificate), "margin measured" (γ > 0), "norms finite" (R
         finite) and "weights finite". A comparator (``realizable=False``) gives
-        the tightest of the non-separable bounds of :func:`comparator_bounds`
+        the tightest of the non-separable bounds of ``comparator_bounds``
         that apply. None without a halfspace certificate or without a round.
 
         Examples

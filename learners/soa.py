@@ -44,7 +44,7 @@ class SOA:
     A label that no hypothesis left agrees with (the sequence is not realised
     by H) leaves the version space as it is; ``update`` then returns False and
     ``mistake_bound`` returns None, as Lemma 21.7 no longer applies.
-    ``snapshot()`` gives |V_t| and Ldim(V_t) after the round's update.
+    ``snapshot()`` gives ``|V_t|`` and Ldim(V_t) after the round's update.
 
     Examples
     --------
@@ -110,7 +110,7 @@ class SOA:
         return np.flatnonzero(self._alive)
 
     def snapshot(self) -> dict[str, Any]:
-        """|V_t| and Ldim(V_t): the quantity Lemma 21.7's proof decreases on every mistake."""
+        """``|V_t|`` and Ldim(V_t): the quantity Lemma 21.7's proof decreases on every mistake."""
         return {
             "version_space": int(self._alive.sum()),
             "ldim": self.concept_class.engine.ldim(self._alive),

@@ -15,7 +15,7 @@ Both ways compute the same counts, so the same weights, bit for bit. Only
 the sums may differ in their last bits, because the compiled loop adds in
 the order of the processor's vector registers (as BLAS does, whose dot
 product the numpy way calls). A vote whose sign those bits could decide is
-summed again exactly (``Weights.vote`` in :mod:`learners._weights`), so the
+summed again exactly (``Weights.vote`` in ``learners._weights``), so the
 majority votes and the ties are the same either way; other numbers (an
 Exponential Weights prediction, a Randomized Weighted Majority mixture)
 may differ in their last bits, which transcripts' digests, rounded to single

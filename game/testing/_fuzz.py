@@ -146,7 +146,7 @@ def malformed_scenario(rng, base: dict[str, Any] | None = None) -> tuple[str, st
         picks each choice (a hypothesis test passes ``data.draw`` of
         ``sampled_from``, so failures shrink).
     base : dict, optional
-        A valid scenario to mutate (default :data:`BASE_SCENARIO`).
+        A valid scenario to mutate (default ``BASE_SCENARIO``).
     """
     spec = copy.deepcopy(base if base is not None else BASE_SCENARIO)
     mutate = _MUTATIONS[_pick(rng, _MUTATIONS)]

@@ -5,7 +5,7 @@ in {-1, +1}. All three work elementwise on numpy arrays, so a transcript
 grades every round in one call.
 
 - ``zero-one``: 1 when the predicted label sign(p) (with sign(0) = +1) differs from y.
-- ``absolute``: |p - y| / 2.
+- ``absolute``: ``|p - y| / 2``.
 - ``squared``: (p - y)² / 4.
 
 Examples
@@ -53,7 +53,7 @@ def zero_one(p, y):
 
 
 def absolute(p, y):
-    """|p - y| / 2: equals the zero-one loss on deterministic predictions."""
+    """``|p - y| / 2``: equals the zero-one loss on deterministic predictions."""
     return _scalar_or_array(np.abs(np.asarray(p, dtype=np.float64) - y) / 2.0)
 
 

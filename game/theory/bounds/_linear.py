@@ -351,7 +351,7 @@ def _hinge_value(f, scale, radius):
 
 
 def perceptron_hinge(update_margins, radius: float, *, margins=None, scale=None) -> Bound:
-    """§21.4's Perceptron bound: |M| ≤ F + R‖w*‖√F + R²‖w*‖², F the hinge loss of w*.
+    """§21.4's Perceptron bound: ``|M|`` ≤ F + R‖w*‖√F + R²‖w*‖², F the hinge loss of w*.
 
     Shalev-Shwartz & Ben-David, Theorem 21.16: for every w*, the rounds M on
     which the Perceptron updates (y·w·x ≤ 0) number at most
@@ -360,7 +360,7 @@ def perceptron_hinge(update_margins, radius: float, *, margins=None, scale=None)
     scaled so that y·(w*·x) ≥ 1, F = 0 and it is R²‖w*‖² = (R/γ)².
 
     The comparator is w* = c·u for a unit u. Any c gives a valid bound; over the
-    update rounds alone the smallest value is at c = 0 (where it is |M| itself),
+    update rounds alone the smallest value is at c = 0 (where it is ``|M|`` itself),
     so c is chosen from the **whole sequence** instead: the c minimising the
     bound's value with F taken over every round (breakpoints c = 1/margin and a
     geometric grid of 200 scalings). The theorem is then evaluated as stated,

@@ -252,7 +252,7 @@ class Region:
 class BooleanConcept(Certificate):
     """Base of the concepts over {0, 1}ⁿ: a Certificate with a readable form.
 
-    Subclasses implement :meth:`truth`, :meth:`__str__`, :meth:`as_decision_list`,
+    Subclasses implement :meth:`truth`, ``__str__``, :meth:`as_decision_list`,
     ``size``, :meth:`params` and :meth:`from_params`.
 
     Parameters

@@ -258,7 +258,7 @@ def halfspace_tree(depth: int, dimension: int = 2) -> LittlestoneTree:
     v3 = (3/4, 1), … The leaf below a path holds the witness
     w = (−1, a, 0, …, 0) with a the midpoint of the path's dyadic interval:
     sign(w·v) = sign(a − q) is the path's label at every node, with margin
-    |a − q| ≥ 2^−(depth+1). All values are exact in floating point for depth ≤ 52.
+    ``|a − q|`` ≥ 2^−(depth+1). All values are exact in floating point for depth ≤ 52.
 
     Parameters
     ----------
