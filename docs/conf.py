@@ -85,15 +85,6 @@ numpydoc_show_class_members = False  # autodoc lists the members
 nitpick_ignore_regex = [
     (r"py:.*", r"(numpy|matplotlib|networkx|hypothesis|attrs|dask|distributed|pandas)(\..*)?"),
 ]
-# TODO(figures): references in game/viz/** docstrings to names that have no page (private
-# helpers, or a constant missing from its façade's __all__). They are left to the figures
-# work, which rewrites those docstrings; remove each entry with its fix.
-nitpick_ignore = [
-    ("py:func", "bound_curve_of"),  # game/viz/plots/_regret.py: plot_regret
-    ("py:data", "POTENTIALS"),  # game/viz/plots/_potential.py: potential_kind
-    ("py:func", "summary_rows"),  # game/viz/_html.py: summary_entries
-    ("py:data", "FIGURES"),  # game/viz/report/_report.py: play_entry, render_report
-]
 
 # -- Executed tutorials ----------------------------------------------------------------------
 nb_execution_mode = "force"

@@ -734,7 +734,7 @@ class RoundsBar:
         The bar's title (a scenario's name, or "LEARNER vs ADVERSARY").
     enabled : bool, default True
         False draws nothing (the command line's ``--quiet``, a pipe).
-    delay : float, default :data:`BAR_DELAY`
+    delay : float, default ``BAR_DELAY``
         Seconds before the display appears.
     console : rich.console.Console, optional
         Where it draws; standard error by default.

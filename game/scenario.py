@@ -572,8 +572,10 @@ class Scenario:
             Override the scenario's ``snapshots``.
         check : bool, default True
             Raise :class:`ExpectationError` when an expectation fails.
-        progress : callable, optional
-            ``progress(done, rounds)`` while the game runs (see :func:`game.play`).
+        progress : bool or callable, optional
+            The progress display while the game runs, as :func:`game.play` takes it
+            (True: the default bar; a callable ``progress(done, rounds)``, with a
+            ``step`` method to show the steps of the game's end).
         """
         if seed is not None:
             seed = check_integer("seed", seed, low=0)

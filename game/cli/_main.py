@@ -139,6 +139,6 @@ def script() -> int:
 
     The usage line on standard error reads ``usage: online-learning-games [-h]
     [--version] ...``, and ``online-learning-games --version`` prints
-    :func:`version_line`.
+    ``version_line``.
     """
     return main(prog=DISTRIBUTION)

@@ -26,6 +26,19 @@ from game.viz.plots import KINDS
 __all__ = ["add_parser", "run"]
 
 
+class _Latest:
+    """The progress of the game playing now: the last of ``bars``, its rounds and end steps."""
+
+    def __init__(self, bars: list[RoundsBar]):
+        self.bars = bars
+
+    def __call__(self, done: int, total: int) -> None:
+        self.bars[-1](done, total)
+
+    def step(self, text: str | None) -> None:
+        self.bars[-1].step(text)
+
+
 def add_parser(subparsers) -> argparse.ArgumentParser:
     """Add the ``report`` command to an argparse subparsers object."""
     p = subparsers.add_parser(
@@ -75,7 +88,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
             fmt=args.format,
             figures=figures,
             on_scenario=announce,
-            progress=None if quiet else (lambda done, total: bars[-1](done, total)),
+            progress=None if quiet else _Latest(bars),
         )
     finally:
         for bar in bars:

@@ -98,7 +98,7 @@ def instance_problem(x: Any, kind: str) -> str | None:
 
 
 def check_adversary_instances(factory: Factory) -> None:
-    """Every instance is one of the kind the adversary ``presents`` (see :func:`instance_problem`).
+    """Every instance is one of the kind the adversary ``presents`` (see ``instance_problem``).
 
     An adversary that presents several kinds passes when each instance is
     one of any of them.

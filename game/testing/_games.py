@@ -219,7 +219,7 @@ def clone_mid_game(learner: Any, adversary: Any, name: str, check: str, seed: in
 
     The game against ``adversary`` lasts :func:`game_length` (``seed``)
     rounds; after a round drawn from ``seed`` the players (and the record so
-    far) are pickled and deep-copied (:func:`copy.deepcopy`), and every copy
+    far) are pickled and deep-copied (``copy.deepcopy``), and every copy
     plays the rest of the game: its answers must be the originals', round by round.
 
     Raises

@@ -230,7 +230,7 @@ def check_learner_deterministic(factory: Factory, kind: str, concept_class: Any 
     Two learners from the factory, built with two generators, play one game
     side by side: their predictions must be equal, round by round. At rounds
     drawn from the check's seed, a deep copy of the first
-    (:func:`copy.deepcopy`) also predicts the round's instance, before the
+    (``copy.deepcopy``) also predicts the round's instance, before the
     learner does: its prediction must be the learner's. A learner that declares
     ``deterministic = False`` passes (``same_seed`` checks that its generator
     alone decides its game).

@@ -18,7 +18,7 @@ byte for byte, the one before it: nothing changed. ``update`` returning False
 is wrong when the state visibly changed: its ``snapshot()`` differs, or a copy
 of the learner taken after the update predicts differently from a copy taken
 before it, on the round's instance or on earlier ones (the copies, made from
-the pickled states, or by :func:`copy.deepcopy` for a learner that cannot be
+the pickled states, or by ``copy.deepcopy`` for a learner that cannot be
 pickled, predict the same instances in the same order, so a generator they
 hold draws alike). A pickled state that differs and nothing else does not count
 against False: a learner may keep a cache or a coin it drew, which is no

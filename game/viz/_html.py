@@ -187,7 +187,7 @@ def summary_entries(transcript) -> list[SummaryRow]:
     Counts beside the bound (with the theorem and its source), the lower bound
     the adversary forces (with its source), the certificate, status, time and
     digest. The command line's table (``python -m game run``) and the HTML
-    (:func:`summary_rows`) both render these rows.
+    (``summary_rows``) both render these rows.
 
     Examples
     --------

@@ -62,7 +62,7 @@ class LittlestoneTree(nx.DiGraph):
     A ``networkx.DiGraph`` in every other respect. The picture (``_repr_svg_``)
     draws the tree top-down as :func:`game.viz.plots.draw_tree` does: internal
     nodes are ovals named by their instance, leaves boxes named by their
-    witness, the −1 edge to the left; below :data:`SVG_LEVELS` levels a node
+    witness, the −1 edge to the left; below ``SVG_LEVELS`` levels a node
     says how deep its subtree goes.
 
     Examples

@@ -374,7 +374,9 @@ def finish(ax, *, title: str | None = None, rounds: bool = True, legend: bool = 
     if rounds:
         from matplotlib.ticker import MaxNLocator  # the optional extra
 
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True, steps=[1, 2, 2.5, 5, 10]))
+        ax.xaxis.set_major_locator(
+            MaxNLocator(nbins="auto", integer=True, steps=[1, 2, 2.5, 5, 10])
+        )
     ax.tick_params(labelsize=max(TEXT_PT, _tick_size(ax)))
     if legend:
         place_legend(ax)

@@ -200,7 +200,11 @@ def plot_mistakes(transcript, *, ax=None, label: str | None = None):
         notes.append(_bound_line(ax, series, bound, own_colour="C3", linestyle="-"))
         notes.append(series.entry(f"upper: {bound.theorem} — {bound.source}"))
     if lower is not None:
-        notes.append(_bound_line(ax, series, lower, own_colour="C2", linestyle="--"))
+        notes.append(
+            _bound_line(
+                ax, series, lower, own_colour="C2", linestyle="-." if series.labelled else "--"
+            )
+        )
         notes.append(f"lower: {lower.theorem} — {lower.source}")
     ax.set_xlabel("round t")
     ax.set_ylabel("cumulative count")

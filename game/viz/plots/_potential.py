@@ -7,7 +7,7 @@ snapshots logged (``snapshots=True``) the transcript holds that quantity after
 every round, and :func:`plot_potential` draws it against the inequality.
 
 A learner class says which proof its snapshots follow in a class attribute
-``proof``, one of :data:`POTENTIALS` (``Perceptron.proof == "perceptron"``); the
+``proof``, one of ``POTENTIALS`` (``Perceptron.proof == "perceptron"``); the
 figure asks the class found through the registry, never the learner's name.
 A user's learner whose snapshots follow one of these proofs declares it too:
 
@@ -87,7 +87,7 @@ def _keys(transcript) -> set[str]:
 
 
 def potential_kind(transcript) -> str | None:
-    """The proof the learner's snapshots follow (one of :data:`POTENTIALS`), as its class declares.
+    """The proof the learner's snapshots follow (one of ``POTENTIALS``), as its class declares.
 
     The learner's class, found through the registry by the name in the header,
     declares it in ``proof``. None when the game was played without snapshots,
@@ -399,7 +399,7 @@ def _soa(transcript, ax, series) -> None:
 def _integer_ticks():
     from matplotlib.ticker import MaxNLocator  # the optional extra
 
-    return MaxNLocator(integer=True, steps=[1, 2, 2.5, 5, 10])
+    return MaxNLocator(nbins="auto", integer=True, steps=[1, 2, 2.5, 5, 10])
 
 
 def _eta(transcript, experts: int) -> float:

@@ -215,7 +215,7 @@ def plot_regret(transcript, *, matrix=None, ax=None, label: str | None = None):
 
     Two panels over rounds t = 0, 1, …, T. Above: the learner's cumulative
     loss, the best expert's min_i L_i^t, and the learner's bound after round t
-    (:func:`bound_curve_of`: the learner's ``bound_curve``). Below: the regret
+    (``bound_curve_of``: the learner's ``bound_curve``). Below: the regret
     (learner minus best expert) and the regret the bound allows (bound minus
     best expert).
 

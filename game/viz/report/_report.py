@@ -130,7 +130,7 @@ def play_entry(
     fmt: str = "png",
     dpi: int = 80,
     figures: Iterable[str] = FIGURES,
-    progress: Callable | None = None,
+    progress: bool | Callable | None = None,
 ) -> ScenarioEntry:
     """Play one scenario for a report and draw its figures.
 
@@ -145,9 +145,11 @@ def play_entry(
     dpi : int
         PNG resolution.
     figures : iterable of str
-        The figures to draw where they apply (default: all of :data:`FIGURES`).
-    progress : callable, optional
-        ``progress(done, rounds)`` while the game runs (see :func:`game.play`).
+        The figures to draw where they apply (default: all of :data:`~game.viz.plots.KINDS`).
+    progress : bool or callable, optional
+        The progress display while each game runs, as :func:`game.play` takes it
+        (True: the default bar; a callable ``progress(done, rounds)``, with a
+        ``step`` method to show the steps of the game's end).
 
     Raises
     ------
@@ -281,7 +283,7 @@ def render_report(
     figures: Iterable[str] = FIGURES,
     only: Iterable[str] | None = None,
     on_scenario: Callable | None = None,
-    progress: Callable | None = None,
+    progress: bool | Callable | None = None,
 ) -> str:
     """Play every scenario of ``folder`` and return the report's HTML.
 
@@ -297,7 +299,7 @@ def render_report(
     dpi : int
         PNG resolution.
     figures : iterable of str
-        The figures to draw where they apply (default: all of :data:`FIGURES`).
+        The figures to draw where they apply (default: all of :data:`~game.viz.plots.KINDS`).
     only : iterable of str, optional
         Only the scenarios with these names (file names, with or without ``.toml``).
     on_scenario : callable, optional

@@ -11,7 +11,7 @@ def test_run_with_progress_shows_each_step_of_the_games_end(monkeypatch, capsys)
     assert main(["run", "perceptron-separable", "--no-out", "--progress", "--rounds", "300"]) == 0
     captured = capsys.readouterr()
     lines = captured.err.splitlines()
-    assert lines[0].startswith("perceptron-separable") and "300/300 rounds" in lines[0]
+    assert lines[0].startswith("perceptron_separable") and "300/300 rounds" in lines[0]
     marks = [re.match(r"([✓✗]) (.+?) +\d+\.\d s", line).groups() for line in lines[1:]]
     assert marks == [
         ("✓", "checking the instances"),
