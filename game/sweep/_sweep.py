@@ -40,13 +40,14 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import contextlib
+import itertools
 import math
 import numbers
 import os
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -66,28 +67,80 @@ from game.sweep._tasks import (
     reset_stop,
 )
 
-__all__ = ["SweepResult", "parse_seeds", "sweep"]
+__all__ = ["MAX_GAMES", "SweepResult", "parse_seeds", "sweep"]
 
 #: The largest chunk the default chunking makes.
 MAX_CHUNK = 256
+#: The most games one sweep plays (seeds times grid points): its table keeps every row.
+MAX_GAMES = 10_000_000
+#: About what one game's row of the table takes in memory, in bytes.
+ROW_BYTES = 1_700
 #: Seconds to wait, after Ctrl-C, for the chunks in hand to return their finished games.
 GRACE = 30.0
 
 
-def parse_seeds(seeds: Any) -> list[int]:
+def _text_part(seeds: str, part: str) -> range:
+    """One comma-separated part of a seeds text: a seed or a range, as a range."""
+    expected = "seeds and ranges A:B[:STEP] separated by commas"
+    try:
+        ends = [int(v) for v in part.split(":")]
+    except ValueError:
+        ends = []
+    if len(ends) == 1:
+        if ends[0] < 0:
+            raise ParameterError("seeds", seeds, expected, f"seed {ends[0]} is negative")
+        ends = [ends[0], ends[0] + 1]
+    if len(ends) not in (2, 3):
+        raise ParameterError(
+            "seeds", seeds, expected, f"{part!r} is not a seed or a range A:B[:STEP] of seeds"
+        )
+    start, stop, step = (*ends, 1)[:3]
+    if step <= 0:
+        raise ParameterError(
+            "seeds", seeds, expected, f"the step of {part!r} is {step}; it must be positive"
+        )
+    if start < 0:
+        raise ParameterError("seeds", seeds, expected, f"{part!r} starts below 0")
+    if stop <= start:
+        raise ParameterError(
+            "seeds", seeds, expected, f"{part!r} holds no seed: A:B needs A < B (B excluded)"
+        )
+    return range(start, stop, step)
+
+
+def _capped(seeds: Any, count: int) -> None:
+    """Refuse more seeds than a sweep holds (:data:`MAX_GAMES`), before any is listed."""
+    if count > MAX_GAMES:
+        raise ParameterError(
+            "seeds",
+            seeds,
+            f"at most {MAX_GAMES:,} seeds",
+            f"{count:,} seeds; a sweep keeps a row of about {ROW_BYTES:,} bytes per game",
+        )
+
+
+def parse_seeds(seeds: Any) -> Sequence[int]:
     """The seeds to sweep: ``n`` (0, …, n − 1), an iterable of ints, or text like ``"0:100"``.
 
     Text is a comma-separated list of seeds and ranges ``A:B`` (B excluded)
-    or ``A:B:STEP``. Seeds are non-negative integers without repeats.
+    or ``A:B:STEP``, each holding at least one seed, with a positive step.
+    Seeds are non-negative integers without repeats, at most
+    :data:`MAX_GAMES` of them. A count, one range of text or a ``range`` stays
+    a ``range`` (nothing is listed: ``"0:10000000"`` costs no memory); the
+    size is checked before any list is built.
 
     Examples
     --------
     >>> parse_seeds(3), parse_seeds("5,10:13"), parse_seeds(range(0, 6, 2))
-    ([0, 1, 2], [5, 10, 11, 12], [0, 2, 4])
+    (range(0, 3), [5, 10, 11, 12], range(0, 6, 2))
     >>> parse_seeds("4:x")
     Traceback (most recent call last):
     ...
     game.errors.ParameterError: seeds must be seeds and ranges A:B[:STEP] separated by commas, ...
+    >>> parse_seeds("0:1:0")
+    Traceback (most recent call last):
+    ...
+    game.errors.ParameterError: seeds must be ... (the step of '0:1:0' is 0; it must be positive)
 
     Raises
     ------
@@ -95,33 +148,32 @@ def parse_seeds(seeds: Any) -> list[int]:
         Naming ``seeds`` (or ``seed``, for one seed of an iterable) and the value.
     """
     if isinstance(seeds, str):
-        out: list[int] = []
-        for part in seeds.split(","):
-            try:
-                numbers_ = [int(v) for v in part.strip().split(":")]
-            except ValueError:
-                numbers_ = []
-            if len(numbers_) == 1:
-                out.append(numbers_[0])
-            elif len(numbers_) in (2, 3):
-                out.extend(range(*numbers_))
-            else:
-                raise ParameterError(
-                    "seeds",
-                    seeds,
-                    "seeds and ranges A:B[:STEP] separated by commas",
-                    f"{part.strip()!r} is not a seed or a range A:B[:STEP] of seeds",
-                )
-        values: Iterable = out
+        parts = [_text_part(seeds, part.strip()) for part in seeds.split(",")]
+        _capped(seeds, sum(len(r) for r in parts))
+        if len(parts) == 1:
+            return parts[0]
+        values: Iterable = [s for r in parts for s in r]
     elif isinstance(seeds, numbers.Number | np.bool_):  # a count: an integer, not a bool
-        values = range(check_integer("seeds", seeds, low=0))
+        count = check_integer("seeds", seeds, low=0)
+        _capped(seeds, count)
+        return range(count)
+    elif isinstance(seeds, range) and seeds.step > 0 and seeds.start >= 0:
+        _capped(seeds, len(seeds))
+        return seeds
     else:
         try:
-            values = list(seeds)
+            size = len(seeds)
+        except TypeError:
+            size = None
+        if size is not None:
+            _capped(seeds, size)
+        try:
+            values = list(itertools.islice(seeds, MAX_GAMES + 1))
         except TypeError:
             raise ParameterError(
                 "seeds", seeds, "a number of seeds, an iterable of seeds or text"
             ) from None
+        _capped(seeds, len(values))
     result = [check_integer("seed", s, low=0) for s in values]
     if len(set(result)) != len(result):
         seen: set[int] = set()
@@ -142,7 +194,7 @@ def _workers_of(executor: Any) -> int:
     return os.cpu_count() or 1
 
 
-def _chunks(points: list, seeds: list[int], size: int, **options) -> list[Task]:
+def _chunks(points: list, seeds: Sequence[int], size: int, **options) -> list[Task]:
     tasks = []
     for point in points:
         for lo in range(0, len(seeds), size):
@@ -284,6 +336,13 @@ def sweep(
         check_choice(name, flag, (False, True))
     progress = check_progress(progress)
     points = grid_points(scenario, grid, first_seed=seed_list[0] if seed_list else None)
+    if len(points) * len(seed_list) > MAX_GAMES:
+        raise ParameterError(
+            "seeds",
+            seeds,
+            f"at most {MAX_GAMES:,} games over the grid's {len(points):,} points",
+            f"{len(points) * len(seed_list):,} games",
+        )
     if workers is not None:
         workers = check_integer("workers", workers, low=1)
     if chunk_size is not None:

@@ -131,7 +131,7 @@ def test_a_bad_grid_is_a_scenario_error_before_any_game(tmp_path, grid, message)
     ],
 )
 def test_seeds(seeds, expected):
-    assert parse_seeds(seeds) == expected
+    assert list(parse_seeds(seeds)) == expected
 
 
 @pytest.mark.parametrize(
