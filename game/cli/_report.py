@@ -9,7 +9,8 @@ Without a folder it plays the installed gallery, the built-in scenarios
 (:func:`game.builtin_scenarios`), from any folder. Each scenario gets its
 summary, its rounds and the figures that apply to it (of
 :data:`game.viz.plots.KINDS`, all by default). On a terminal the scenario
-being played and a bar of its rounds show on standard error.
+being played and a bar of its rounds show on standard error. A negative
+``--rounds`` is refused before any game is played (exit 2).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from pathlib import Path
 from rich.console import Console
 
 from game.engine import RoundsBar
+from game.errors import check_integer
 from game.scenario import builtin_scenarios
 from game.viz.plots import KINDS
 
@@ -63,6 +65,8 @@ def run(args: argparse.Namespace, console: Console) -> int:
     """Write the report and say where."""
     from game.viz.report import write_report
 
+    if args.rounds is not None:  # refused before any game, naming the option
+        check_integer("--rounds", args.rounds, low=0)
     quiet = args.quiet or not Console(stderr=True).is_terminal
     bars: list[RoundsBar] = []
 

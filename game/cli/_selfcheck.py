@@ -39,7 +39,12 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument(
         "--scenarios", metavar="DIR", help="a folder of scenarios (default: the built-in ones)"
     )
-    p.add_argument("--seconds", type=float, default=3.0, help="fuzz pass duration")
+    p.add_argument(
+        "--seconds",
+        type=float,
+        default=3.0,
+        help="fuzz pass duration in seconds, 0 to 86400 (default 3)",
+    )
     p.add_argument("--seed", type=int, default=0, help="fuzzer seed")
     return p
 

@@ -14,6 +14,12 @@ to replay it. A progress bar runs on standard error. Ctrl-C stops the sweep,
 keeps (and writes to ``--out``) every finished game and exits with 130; a
 sweep with a game over its bound or ended by an error exits with 1.
 
+Every option is checked before the first game: bad seeds (a zero step, an
+empty range, more than :data:`game.sweep.MAX_GAMES`), an ``--out`` that is not
+a ``.csv`` or ``.parquet`` file in a folder that can be written in, a
+``--scheduler`` that is not an address, a bad ``--workers`` or
+``--chunk-size`` each end in one line naming the option, with exit 2.
+
 Examples
 --------
 >>> from game.cli._sweep import parse_grid
@@ -25,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import shlex
+import tempfile
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -35,10 +42,18 @@ from rich.table import Table
 from rich.text import Text
 
 from game.cli._output import progress_wanted
-from game.errors import GameError
-from game.sweep import SweepResult, sweep
+from game.errors import GameError, ParameterError
+from game.sweep import SweepResult, parse_seeds, sweep
 
-__all__ = ["add_parser", "parse_grid", "run", "sweep_table"]
+__all__ = ["add_parser", "check_out", "parse_grid", "run", "sweep_table"]
+
+#: sweep's parameters by the options that give them.
+_OPTIONS = {
+    "seeds": "--seeds",
+    "workers": "--workers",
+    "chunk_size": "--chunk-size",
+    "transcripts": "--transcripts",
+}
 
 
 def _value(text: str) -> Any:
@@ -167,8 +182,54 @@ def _executor(args):
     try:
         client = Client(args.scheduler, timeout=30)
     except (OSError, TimeoutError) as exc:
-        raise GameError(f"--scheduler {args.scheduler}: cannot connect: {exc}") from None
+        raise GameError(f"--scheduler {args.scheduler!r}: cannot connect: {exc}") from None
+    except (ValueError, TypeError) as exc:  # distributed's word for an address it cannot parse
+        raise GameError(
+            f"--scheduler must be a scheduler's address (tcp://HOST:PORT), "
+            f"got {args.scheduler!r} ({exc})"
+        ) from None
     return client, client.get_executor()
+
+
+def check_out(out: Path | None) -> None:
+    """Refuse an ``--out`` the results could not be written to, before any game is played.
+
+    The suffix must be ``.csv`` or ``.parquet`` (the latter with pyarrow), the
+    path not a folder, and its nearest existing folder one that can be written
+    in (missing folders are made when the results are written).
+
+    Examples
+    --------
+    >>> check_out(Path("results.txt"))
+    Traceback (most recent call last):
+    ...
+    game.errors.GameError: --out must be a .csv or .parquet file, got 'results.txt'
+    """
+    if out is None:
+        return
+    if out.suffix not in (".csv", ".parquet"):
+        raise GameError(f"--out must be a .csv or .parquet file, got {str(out)!r}")
+    if out.is_dir():
+        raise GameError(f"--out must be a .csv or .parquet file, got {str(out)!r}, a folder")
+    folder = out.absolute().parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if not folder.is_dir():
+        raise GameError(f"--out {str(out)!r}: {folder} is not a folder")
+    try:  # a file made and removed at once: the one test every file system answers truly
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        raise GameError(
+            f"--out {str(out)!r}: the folder {folder} cannot be written in ({exc.strerror})"
+        ) from None
+    if out.suffix == ".parquet":
+        try:
+            import pyarrow  # noqa: F401
+        except ImportError:
+            raise GameError(
+                "--out *.parquet needs pyarrow: pip install 'online-learning-games[parquet]'"
+            ) from None
 
 
 def _toml(value: Any) -> str:
@@ -192,20 +253,16 @@ def _replay_hint(args, result: SweepResult, row: dict) -> str:
 
 def run(args: argparse.Namespace, console: Console) -> int:
     """Play the sweep and print its table and its violations; the exit status."""
-    if args.out is not None and args.out.suffix not in (".csv", ".parquet"):
-        raise GameError(f"--out {args.out}: results are written to .csv or .parquet")
-    if args.out is not None and args.out.suffix == ".parquet":
-        try:
-            import pyarrow  # noqa: F401
-        except ImportError:
-            raise GameError(
-                "--out *.parquet needs pyarrow: pip install 'online-learning-games[parquet]'"
-            ) from None
+    check_out(args.out)
+    try:
+        seeds = parse_seeds(args.seeds)
+    except ParameterError as exc:
+        raise exc.renamed("--seeds") from None
     client, executor = _executor(args)
     try:
         result = sweep(
             args.scenario,
-            seeds=args.seeds,
+            seeds=seeds,
             grid=parse_grid(args.grid),
             executor=executor,
             workers=args.workers,
@@ -215,6 +272,8 @@ def run(args: argparse.Namespace, console: Console) -> int:
             digests=args.digests,
             progress=progress_wanted(args),
         )
+    except ParameterError as exc:  # named as the command line spells it
+        raise exc.renamed(_OPTIONS.get(exc.parameter, exc.parameter)) from None
     finally:
         if client is not None:
             client.close()

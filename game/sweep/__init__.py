@@ -5,10 +5,11 @@
 from game.sweep._grid import grid_points
 from game.sweep._lockstep import lockstep_supported, play_batch
 from game.sweep._result import SweepResult
-from game.sweep._sweep import parse_seeds, sweep
+from game.sweep._sweep import MAX_GAMES, parse_seeds, sweep
 from game.sweep._tasks import ROW_COLUMNS
 
 __all__ = [
+    "MAX_GAMES",
     "ROW_COLUMNS",
     "SweepResult",
     "grid_points",

@@ -38,7 +38,10 @@ from game.testing._fuzz import (
     malformed_scenario,
 )
 
-__all__ = ["SelfcheckReport", "selfcheck"]
+__all__ = ["MAX_SECONDS", "SelfcheckReport", "selfcheck"]
+
+#: The longest fuzz pass :func:`selfcheck` runs: one day, in seconds.
+MAX_SECONDS = 86_400.0
 
 
 @attrs.define
@@ -74,9 +77,14 @@ def _arguments(folder: Any, seconds: Any, seed: Any) -> tuple[Path, float, int]:
     if folder is None:  # the built-in scenarios, installed with the package
         folder = next(iter(builtin_scenarios().values())).parent
     check_instance("folder", folder, (str, os.PathLike), "a path (str or os.PathLike)")
-    if not Path(folder).is_dir() or not any(Path(folder).glob("*.toml")):
-        raise ParameterError("folder", str(folder), "a folder of scenarios")
-    seconds = check_real("seconds", seconds, low=0)
+    path = Path(folder)
+    if not path.exists():
+        raise ParameterError("folder", str(folder), "a folder of scenarios", "no such folder")
+    if not path.is_dir():
+        raise ParameterError("folder", str(folder), "a folder of scenarios", "not a folder")
+    if not any(path.glob("*.toml")):
+        raise ParameterError("folder", str(folder), "a folder of scenarios", "it holds no .toml")
+    seconds = check_real("seconds", seconds, low=0, high=MAX_SECONDS)
     seed = check_integer("seed", seed, low=0)
     return Path(folder), seconds, seed
 
@@ -94,8 +102,8 @@ def selfcheck(
         built-in scenarios, which build every built-in player). A player no
         scenario of the folder builds is skipped, with the reason.
     seconds : float
-        Time for the fuzz pass, ≥ 0 (it tries at least one scenario and one
-        transcript).
+        Time for the fuzz pass, from 0 to :data:`MAX_SECONDS` (it tries at
+        least one scenario and one transcript).
     seed : int
         Seeds the fuzzer, ≥ 0.
 
@@ -103,7 +111,7 @@ def selfcheck(
     ------
     ParameterError
         For a folder that is not one or holds no scenario (``*.toml``), a
-        negative or non-finite ``seconds``, a seed that is not a non-negative
+        negative, non-finite or over-long ``seconds``, a seed that is not a non-negative
         integer.
     """
     folder, seconds, seed = _arguments(folder, seconds, seed)
