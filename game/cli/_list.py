@@ -9,17 +9,20 @@ The players' names are those a scenario spells in its ``[learner]`` and
 ``[adversary]`` tables, and the scenarios' names those ``run``, ``replay``,
 ``expect`` and ``sweep`` take, so a name is never cut: on a terminal the other
 columns wrap around it, and piped output prints every row whole on one line.
+An installed player entry point that cannot be loaded is named on standard
+error in one line, the other players listed, and ``list`` exits with 2.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from game.players import lookup, names, parameters, role_of
+from game.players import broken_entry_points, lookup, names, parameters, role_of
 from game.scenario import builtin_scenarios, load_scenario
 
 __all__ = ["add_parser", "players_table", "run", "scenarios_table"]
@@ -46,8 +49,14 @@ _SUPPLIED = {
 }
 
 
-def players_table() -> Table:
+def players_table(broken: dict[str, str] | None = None) -> Table:
     """A rich table of the registry: name, role, parameters (with defaults), what it is.
+
+    Parameters
+    ----------
+    broken : dict, optional
+        Filled with the installed entry points that cannot be loaded (name ->
+        why, in one line); they are left out of the table.
 
     Examples
     --------
@@ -55,12 +64,17 @@ def players_table() -> Table:
     >>> "perceptron" in table.columns[0].cells, table.columns[0].no_wrap
     (True, True)
     """
+    failed = broken_entry_points()
+    if broken is not None:
+        broken.update(failed)
     table = Table(title="registered players")
     table.add_column("name", style="bold", no_wrap=True)
     table.add_column("role")
     table.add_column("parameters", overflow="fold")
     table.add_column("what it is")
     for name in names():
+        if name in failed:
+            continue
         cls = lookup(name)
         params = []
         for p in parameters(cls):
@@ -107,6 +121,17 @@ def scenarios_table() -> Table:
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
-    """Print the table of registered players, or of the built-in scenarios."""
-    console.print(scenarios_table() if args.scenarios else players_table())
-    return 0
+    """Print the table of registered players, or of the built-in scenarios.
+
+    An installed player entry point that cannot be loaded leaves the others
+    listed: each such one gets a line ``error: the player entry point …`` on
+    standard error, and the exit status is 2.
+    """
+    if args.scenarios:
+        console.print(scenarios_table())
+        return 0
+    broken: dict[str, str] = {}
+    console.print(players_table(broken))
+    for why in broken.values():
+        print(f"error: {why}", file=sys.stderr)
+    return 2 if broken else 0

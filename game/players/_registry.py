@@ -49,6 +49,7 @@ __all__ = [
     "BUILTIN",
     "ENTRY_POINT_GROUP",
     "SUPPLIES_ATTRIBUTE",
+    "broken_entry_points",
     "describe_player",
     "learners_for",
     "lookup",
@@ -173,12 +174,58 @@ def register(name: str, cls: type, *, replace: bool = False) -> type:
     return cls
 
 
+def _load_entry_point(ep: Any) -> type:
+    """The player class an installed entry point names; a :class:`GameError` naming it if broken.
+
+    Whatever the entry point's module raises on import, or an object that is
+    not a player class, is one line naming the entry point, its target and
+    what went wrong.
+    """
+    where = f"the player entry point {ep.name!r} ({ep.value})"
+    try:
+        cls = ep.load()
+    except Exception as exc:
+        raise GameError(f"{where} cannot be loaded: {type(exc).__name__}: {exc}") from None
+    if not isinstance(cls, type):
+        raise GameError(f"{where} must name a player class, got {type(cls).__name__}")
+    try:
+        role_of(cls)
+    except GameError as exc:
+        raise GameError(f"{where}: {exc}") from None
+    return cls
+
+
+def broken_entry_points() -> dict[str, str]:
+    """The installed player entry points that cannot be loaded: name -> why, in one line.
+
+    :func:`names` leaves them out when it filters by role, and ``python -m
+    game list`` lists the other players, then names each of these.
+
+    Examples
+    --------
+    >>> broken_entry_points()  # none installed here
+    {}
+    """
+    broken = {}
+    for name in sorted(set(_entry_points()) - set(BUILTIN) - set(_registered)):
+        try:
+            lookup(name)
+        except GameError as exc:
+            broken[name] = str(exc)
+    return broken
+
+
 def names(role: str | None = None) -> list[str]:
-    """Every registered name, optionally only learners or only adversaries."""
+    """Every registered name, optionally only learners or only adversaries.
+
+    Filtered by role, an installed entry point that cannot be loaded is left
+    out (:func:`broken_entry_points` names it).
+    """
     every = sorted(set(BUILTIN) | set(_registered) | set(_entry_points()))
     if role is None:
         return every
-    return [n for n in every if role_of(lookup(n)) == role]
+    broken = broken_entry_points() if _entry_points() else {}
+    return [n for n in every if n not in broken and role_of(lookup(n)) == role]
 
 
 def lookup(name: str, role: str | None = None) -> type:
@@ -205,7 +252,7 @@ def lookup(name: str, role: str | None = None) -> type:
         eps = _entry_points()
         if name not in eps:
             raise UnknownPlayerError(name, names(), role)
-        cls = eps[name].load()
+        cls = _load_entry_point(eps[name])
         _loaded[name] = cls
     if role is not None and role_of(cls) != role:
         error = UnknownPlayerError(name, names(role), role)
