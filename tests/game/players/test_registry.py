@@ -168,6 +168,7 @@ def test_register_refuses_a_builtin_name_unless_asked(clean_registry):
 def test_entry_point_players_are_found(clean_registry, monkeypatch):
     class FakeEntryPoint:
         name = "test-plugin"
+        value = "test_registry:Constant"
 
         def load(self):
             return Constant
