@@ -16,6 +16,12 @@ from a module path) against the recorded sequence. A difference exits with 1
 naming the first round that differs; rounds that replay as recorded must
 also give the recorded verdicts (status, certificate and its verification,
 bound and lower bound), else it exits with 1 naming the first that differs.
+
+A transcript of a run that did not finish (its footer marks it aborted, or
+it has none) is said so first, on a line of its own, ``the transcript is of
+an aborted run (reason: …), N rounds recorded; replaying those N rounds``,
+and only those N rounds are re-played (never the rest of the scenario): they
+and the game-defining header, but for the round limit, must be as recorded.
 """
 
 from __future__ import annotations
@@ -31,7 +37,7 @@ from game.players import lookup, parameters
 from game.scenario import load_scenario, scenario_from_dict
 from game.transcript import GAME_FIELDS, Transcript, canonical_text, game_fields
 
-__all__ = ["add_parser", "run"]
+__all__ = ["add_parser", "replay_transcript", "run"]
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
@@ -45,38 +51,86 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     return p
 
 
-def _replay_transcript(path: Path, console: Console) -> int:
-    recorded = Transcript.load(path)
+def _unfinished(recorded: Transcript) -> str | None:
+    """What a record of a run that did not finish says first, or None for a complete run."""
+    if recorded.status == "complete":
+        return None
+    n = len(recorded)
+    rounds = f"{n:,} round{'' if n == 1 else 's'} recorded"
+    if recorded.status == "aborted":
+        what = f"an aborted run (reason: {recorded.reason or 'none given'})"
+    else:
+        what = "an incomplete run (no footer: the run stopped before it wrote one)"
+    return f"the transcript is of {what}, {rounds}; replaying those {n:,} rounds"
+
+
+def replay_transcript(path: Path, console: Console, *, allow_incomplete: bool = False) -> int:
+    """Re-play the game a transcript records; 0 when it replays as recorded.
+
+    A record of a run that did not finish (aborted, or with no footer when
+    ``allow_incomplete``) is said so first, and only its recorded rounds are
+    re-played, never the rest of the scenario; its rounds and its
+    game-defining header (but for its round limit) must replay as recorded.
+
+    Raises
+    ------
+    ReplayMismatch
+        Naming the first round, verdict or header entry that differs.
+    """
+    recorded = Transcript.load(path, allow_incomplete=allow_incomplete)
+    unfinished = _unfinished(recorded)
+    if unfinished is not None:
+        console.print(unfinished, markup=False, highlight=False, soft_wrap=True)
     scenario_meta = recorded.header.get("scenario")
+    replayed_from_spec = isinstance(scenario_meta, dict) and isinstance(
+        scenario_meta.get("spec"), dict
+    )
     try:
-        replayed_from_spec = isinstance(scenario_meta, dict) and isinstance(
-            scenario_meta.get("spec"), dict
-        )
         if replayed_from_spec:
             origin = Path(str(scenario_meta.get("path", path)))
             # data files are read from the transcript's own folder, never where its header says
             scenario = scenario_from_dict(scenario_meta["spec"], source=origin, base=path.parent)
-            replayed = scenario.play(check=False)
+            limit = None if unfinished is None else len(recorded)
+            replayed = scenario.play(check=False, rounds=limit)
         else:
             replayed = _replay_learner(recorded, path)
     except CertificateError as exc:
-        if recorded.certificate_verified is not True:
+        if unfinished is None and recorded.certificate_verified is not True:
             raise
-        # the record says the certificate held: its labels were changed since
-        raise ReplayMismatch(f"{path}: the replay differs: {exc}") from None
+        if unfinished is not None and str(exc) == recorded.reason:
+            replayed = None  # the run ended as recorded: on this same refusal
+        else:
+            # the record says the certificate held: its labels were changed since
+            raise ReplayMismatch(f"{path}: the replay differs: {exc}") from None
+    if replayed is None:
+        console.print(
+            f"[green]identical[/]: {len(recorded)} rounds, ended as recorded: {recorded.reason}",
+            highlight=False,
+        )
+        return 0
     first = recorded.first_difference(replayed)
     if first is not None:
         raise ReplayMismatch(
             f"{path}: the replay differs first at round {first}: "
             + _describe(recorded, replayed, first)
         )
-    verdict = _verdict_difference(recorded, replayed)
-    if verdict is not None:
-        raise ReplayMismatch(f"{path}: the rounds replay as recorded, but {verdict}")
-    header = _header_difference(recorded, replayed, whole=replayed_from_spec)
+    if unfinished is None:
+        verdict = _verdict_difference(recorded, replayed)
+        if verdict is not None:
+            raise ReplayMismatch(f"{path}: the rounds replay as recorded, but {verdict}")
+    header = _header_difference(
+        recorded, replayed, whole=replayed_from_spec, limit=unfinished is None
+    )
     if header is not None:
         raise ReplayMismatch(f"{path}: the rounds replay as recorded, but {header}")
-    console.print(f"[green]identical[/]: {len(recorded)} rounds, digest {recorded.digest}")
+    if unfinished is None:
+        console.print(f"[green]identical[/]: {len(recorded)} rounds, digest {recorded.digest}")
+    else:
+        console.print(
+            f"[green]identical[/]: the {len(recorded)} recorded rounds replay as recorded "
+            f"(the run itself did not finish: {recorded.status})",
+            highlight=False,
+        )
     return 0
 
 
@@ -117,21 +171,36 @@ def _verdict_difference(recorded: Transcript, replayed: Transcript) -> str | Non
     return None
 
 
-def _header_difference(recorded: Transcript, replayed: Transcript, *, whole: bool) -> str | None:
+def _header_difference(
+    recorded: Transcript, replayed: Transcript, *, whole: bool, limit: bool = True
+) -> str | None:
     """The first game-defining header entry the replay gives differently (None: none).
 
     A replay from the scenario's spec rebuilds both players, so every entry
     of :data:`game.transcript.GAME_FIELDS` is compared; a replay of the learner
     against the recorded sequence compares the learner and the loss only.
+    Without ``limit`` (the replay of a run that did not finish, played for its
+    recorded rounds only) the round limit, in the header and in the
+    scenario, is not compared.
     """
     keys = GAME_FIELDS if whole else ("learner", "loss")
     a, b = game_fields(recorded.header), game_fields(replayed.header)
+    if not limit:
+        a, b = _without_limit(a), _without_limit(b)
     for key in keys:
         where = _first_difference(a.get(key), b.get(key), key)
         if where is not None:
             path, x, y = where
             return f"the header's {path} differs: recorded {_brief(x)}; replayed {_brief(y)}"
     return None
+
+
+def _without_limit(fields: dict) -> dict:
+    """Game-defining header fields without the round limit (the header's, the scenario's)."""
+    fields = {k: v for k, v in fields.items() if k != "rounds"}
+    if isinstance(fields.get("scenario"), dict):
+        fields["scenario"] = {k: v for k, v in fields["scenario"].items() if k != "rounds"}
+    return fields
 
 
 def _first_difference(a, b, path: str) -> tuple[str, object, object] | None:
@@ -189,4 +258,6 @@ def run(args: argparse.Namespace, console: Console) -> int:
             f"[green]as recorded[/]: {len(transcript)} rounds, digest {transcript.digest}"
         )
         return 0
-    return _replay_transcript(path, console)
+    # the option that lets a file without its footer be read, where the parser offers it
+    allow_incomplete = bool(getattr(args, "allow_incomplete", False))
+    return replay_transcript(path, console, allow_incomplete=allow_incomplete)
