@@ -165,12 +165,14 @@ def test_selfcheck_checks_every_player_from_any_folder(capsys):
     assert "skipped" not in out
 
 
-@pytest.mark.parametrize("folder", ["/nonexistent", "empty"])
-def test_selfcheck_refuses_a_folder_without_scenarios(capsys, tmp_path, folder):
+@pytest.mark.parametrize(
+    "folder, why", [("/nonexistent", "no such folder"), ("empty", "it holds no .toml")]
+)
+def test_selfcheck_refuses_a_folder_without_scenarios(capsys, tmp_path, folder, why):
     (tmp_path / "empty").mkdir()
     status, out, err = run(capsys, "selfcheck", "--scenarios", folder)
     assert status == 2 and "players checked" not in out
-    assert err == f"error: --scenarios must be a folder of scenarios, got '{folder}'\n"
+    assert err == f"error: --scenarios must be a folder of scenarios, got '{folder}' ({why})\n"
 
 
 # -- --version and the console script's name --------------------------------------------------
