@@ -42,11 +42,16 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument(
         "target", help="a scenario .toml, a built-in scenario's name or a transcript .jsonl"
     )
+    p.add_argument(
+        "--allow-incomplete",
+        action="store_true",
+        help="accept a transcript without its footer (a run that died), its complete rounds",
+    )
     return p
 
 
-def _replay_transcript(path: Path, console: Console) -> int:
-    recorded = Transcript.load(path)
+def _replay_transcript(path: Path, console: Console, *, allow_incomplete: bool = False) -> int:
+    recorded = Transcript.load(path, allow_incomplete=allow_incomplete)
     scenario_meta = recorded.header.get("scenario")
     try:
         replayed_from_spec = isinstance(scenario_meta, dict) and isinstance(
@@ -189,4 +194,4 @@ def run(args: argparse.Namespace, console: Console) -> int:
             f"[green]as recorded[/]: {len(transcript)} rounds, digest {transcript.digest}"
         )
         return 0
-    return _replay_transcript(path, console)
+    return _replay_transcript(path, console, allow_incomplete=args.allow_incomplete)
