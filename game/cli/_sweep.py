@@ -34,7 +34,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from game.cli._output import progress_wanted
+from game.cli._output import check_out, progress_wanted
 from game.errors import GameError
 from game.sweep import SweepResult, sweep
 
@@ -81,6 +81,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     where.add_argument("--workers", type=int, help="processes of the local pool (default: cores)")
     where.add_argument("--scheduler", help="address of a Dask scheduler (needs dask.distributed)")
     p.add_argument("--out", type=Path, help="write every game's row to a .csv or .parquet file")
+    p.add_argument("--force", action="store_true", help="replace an existing --out file")
     p.add_argument("--transcripts", type=Path, help="keep every game's transcript in this folder")
     p.add_argument("--chunk-size", type=int, help="games per task")
     p.add_argument("--no-lockstep", action="store_true", help="never play games in lockstep")
@@ -201,6 +202,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
             raise GameError(
                 "--out *.parquet needs pyarrow: pip install 'online-learning-games[parquet]'"
             ) from None
+    check_out(args.out, force=args.force, inputs=[args.scenario])
     client, executor = _executor(args)
     try:
         result = sweep(
@@ -219,7 +221,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
         if client is not None:
             client.close()
     if args.out is not None:
-        result.save(args.out)
+        result.save(args.out, overwrite=args.force)
     console.print(sweep_table(result, title=f"{args.scenario}: {len(result)} games"))
     for row in result.violations()[:20]:
         params = ", ".join(f"{k} = {row[k]!r}" for k in result.grid_keys)
