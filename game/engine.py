@@ -533,7 +533,8 @@ class _Recorder:
         The error to raise is ``exc`` itself when it is a :class:`GameError` or
         not an :class:`Exception` (a KeyboardInterrupt goes through, the file
         kept), else a :class:`ProtocolError` naming the player, the round and
-        the call. The file, if any, is closed with a footer marked aborted.
+        the call. The file, if any, is closed with a footer marked aborted, and
+        a note on the error says where it is (see :class:`~game.transcript.TranscriptWriter`).
         """
         played = t - 1  # round t never completed: drop whatever of it was recorded
         for column in (self.ps, self.ys, self.us):  # the instances' rows go by len(ys)
@@ -559,6 +560,9 @@ class _Recorder:
     def _close_aborted(self, error: BaseException) -> None:
         """Close the file of a game stopped by ``error``; a note on ``error`` says where it is."""
         writer = self.writer
+        if writer.closed:  # stopped while the file was being closed: it is where it is
+            error.add_note(f"the transcript is in {writer.path}")
+            return
         partial = self.transcript()
         partial.status, partial.reason = "aborted", str(error) or type(error).__name__
         try:
@@ -578,17 +582,23 @@ class _Recorder:
         With ``step`` (a game shown with progress) each step of the end is told
         to it as it begins, and the digest is computed here, as the last step.
         Raises the error :func:`settle` returns, after the file's footer
-        (marked aborted) is written.
+        (marked aborted) is written. An interrupt during the game's end closes
+        the file too, every round kept, its footer marked aborted.
         """
         transcript = self.transcript()
-        failure = settle(transcript, self.learner, self.adversary, step=step)
-        if step is not None and failure is None:
-            try:
-                step("computing the digest")
-                _ = transcript.rounds_digest  # the costly part of the digest, kept
-                step(None)
-            except GameError as exc:
-                failure = exc
+        try:
+            failure = settle(transcript, self.learner, self.adversary, step=step)
+            if step is not None and failure is None:
+                try:
+                    step("computing the digest")
+                    _ = transcript.rounds_digest  # the costly part of the digest, kept
+                    step(None)
+                except GameError as exc:
+                    failure = exc
+        except BaseException as exc:  # a KeyboardInterrupt or a signal after the last round
+            if self.writer is not None:
+                self._close_aborted(exc)
+            raise
         if self.writer is not None:
             if failure is not None:
                 transcript.status, transcript.reason = "aborted", str(failure)

@@ -116,6 +116,23 @@ def test_an_aborted_game_never_replaces_an_existing_file(tmp_path):
     assert str(kept) in caught.value.__notes__[0]
 
 
+def test_an_interrupt_during_the_games_end_closes_the_file_aborted(tmp_path):
+    class Stop:
+        def __call__(self, done, total):
+            pass
+
+        def step(self, text):
+            if text == "computing the digest":
+                raise KeyboardInterrupt
+
+    out = tmp_path / "t.jsonl"
+    with pytest.raises(KeyboardInterrupt) as caught:
+        play(Perceptron(), stream(), rounds=40, out=out, progress=Stop())
+    back = Transcript.load(out)
+    assert back.status == "aborted" and len(back) == 40 and back.reason == "KeyboardInterrupt"
+    assert names(tmp_path) == ["t.jsonl"] and str(out) in caught.value.__notes__[0]
+
+
 def test_an_interrupt_mid_write_leaves_whole_rounds_and_a_footer_agreeing(tmp_path, monkeypatch):
     """A write torn by an interrupt is cut back, and round lines beyond the footer dropped."""
     real_write = os.write
