@@ -75,7 +75,15 @@ from game.transcript import (
     versions,
 )
 
-__all__ = ["RoundsBar", "check_progress", "extras_clash", "game_header", "play", "settle"]
+__all__ = [
+    "RoundsBar",
+    "check_progress",
+    "extras_clash",
+    "game_header",
+    "play",
+    "refuse_existing",
+    "settle",
+]
 
 _ndarray = np.ndarray
 
@@ -111,6 +119,26 @@ def _check_options(*, out: Any = None, meta: Any = None) -> None:
         check_instance("out", out, (str, os.PathLike), "a path (str or os.PathLike)")
     if meta is not None:
         check_instance("meta", meta, dict, "a dict of header entries")
+
+
+def refuse_existing(path: str | os.PathLike) -> None:
+    """Refuse ``path`` when a regular file (or a link to one) has that name.
+
+    A device or a pipe (``/dev/null``, ``/dev/stdout``) is not refused: writing
+    to it replaces nothing.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> refuse_existing("/dev/null")
+    >>> with tempfile.NamedTemporaryFile(suffix=".jsonl") as f:
+    ...     refuse_existing(f.name)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    game.errors.GameError: ....jsonl: the file exists; not overwritten
+    """
+    if os.path.isfile(path):
+        raise GameError(f"{os.fspath(path)}: the file exists; not overwritten")
 
 
 def game_header(
@@ -170,6 +198,7 @@ def play(
     loss: str = "zero-one",
     snapshots: bool = False,
     out: str | os.PathLike | None = None,
+    overwrite: bool = True,
     meta: dict | None = None,
     progress: bool | Callable[[int, int], Any] | None = None,
 ) -> Transcript:
@@ -188,7 +217,21 @@ def play(
     snapshots : bool, default False
         Log the learner's ``snapshot()`` after every round's update (and before round 1).
     out : path-like, optional
-        Stream the transcript to this JSON Lines file as the game runs.
+        Stream the transcript to this JSON Lines file as the game runs. It is
+        written to a temporary file beside ``out`` (``NAME.XXXXXXXX.partial``)
+        and renamed to ``out`` when the game ends, so ``out`` never holds half
+        a game. A game that fails or is interrupted keeps its complete rounds
+        under a footer marked aborted with the reason; that file takes the name
+        ``out`` only if no file has it, and otherwise stays under its temporary
+        name (the error's note says where). See
+        :class:`~game.transcript.TranscriptWriter`.
+    overwrite : bool, default True
+        Whether a complete game's file replaces an existing file ``out``, as
+        :func:`numpy.save` does. False refuses an existing ``out`` before
+        round 1 and never replaces a file that appears while the game runs
+        (of two games writing one ``out``, the first to end keeps it; the other
+        raises, its file kept under the temporary name). An aborted game's file
+        never replaces an existing one.
     meta : dict, optional
         Extra header entries (a scenario records its spec and seed here).
     progress : bool or callable, optional
@@ -214,7 +257,8 @@ def play(
     ------
     ParameterError
         For a bad argument: ``rounds`` not an integer ≥ 0, an unknown ``loss``,
-        ``snapshots`` not a bool, ``out`` not a path, ``meta`` not a dict,
+        ``snapshots`` not a bool, ``out`` not a path, ``overwrite`` not a bool,
+        ``meta`` not a dict,
         ``progress`` not a bool, None or a callable.
     ProtocolError
         A player broke the protocol (a prediction outside [-1, 1] or NaN, a label
@@ -224,6 +268,9 @@ def play(
         outside [-1, 1]) at the latest after the game, naming the adversary and
         the round. The file written so far keeps every complete round and a
         footer marked aborted.
+    GameError
+        ``out`` cannot be written: a folder, an existing file with
+        ``overwrite=False``, a full disk (naming the rounds written before it).
     CertificateError
         The adversary's realizable certificate contradicts a label; names the
         first such round. The transcript file is completed first.
@@ -232,6 +279,9 @@ def play(
     get_loss(loss)
     snapshots = check_choice("snapshots", snapshots, (False, True))
     _check_options(out=out, meta=meta)
+    overwrite = check_choice("overwrite", overwrite, (False, True))
+    if out is not None and not overwrite:
+        refuse_existing(out)
     progress = check_progress(progress)
     header = game_header(
         learner, adversary, rounds=rounds, loss=loss, snapshots=snapshots, meta=meta
@@ -241,10 +291,10 @@ def play(
         raise ProtocolError(clash)
     if progress is not True:
         progress = None if progress is False else progress
-        return _referee(learner, adversary, header, rounds, snapshots, out, progress)
+        return _referee(learner, adversary, header, rounds, snapshots, (out, overwrite), progress)
     bar = RoundsBar(f"{header['learner']['name']} vs {header['adversary']['name']}")
     try:
-        return _referee(learner, adversary, header, rounds, snapshots, out, bar)
+        return _referee(learner, adversary, header, rounds, snapshots, (out, overwrite), bar)
     finally:
         bar.close()
 
@@ -255,11 +305,17 @@ def _referee(
     header: dict,
     rounds: int,
     snapshots: bool,
-    out: str | os.PathLike | None,
+    out: tuple[str | os.PathLike | None, bool],
     progress: Callable[[int, int], Any] | None,
 ) -> Transcript:
-    """The game itself, its arguments checked: the round loop, then its end."""
-    record = _Recorder.open(learner, adversary, header, snapshots=snapshots, out=out)
+    """The game itself, its arguments checked: the round loop, then its end.
+
+    ``out`` is the file and whether it may replace an existing one.
+    """
+    out, overwrite = out
+    record = _Recorder.open(
+        learner, adversary, header, snapshots=snapshots, out=out, overwrite=overwrite
+    )
     ps, ys, us = record.ps, record.ys, record.us
     store = record.xs.store  # the slow path of the copy; the loop writes rows itself
     # the column's state (store returns it): its buffer, the view of it players are handed
@@ -359,6 +415,7 @@ class _Recorder:
         *,
         snapshots: bool,
         out: str | os.PathLike | None,
+        overwrite: bool = True,
     ) -> _Recorder:
         """The recorder of a game about to start: initial snapshot taken, file opened."""
         snapshot = getattr(learner, "snapshot", None) if snapshots else None
@@ -369,7 +426,9 @@ class _Recorder:
         learner_extras = getattr(learner, "extras", None)
         adversary_extras = getattr(adversary, "extras", None)
         initial = dict(snapshot()) if snapshot else None
-        writer = TranscriptWriter(out, header, initial) if out is not None else None
+        writer = None
+        if out is not None:
+            writer = TranscriptWriter(out, header, initial, overwrite=overwrite)
         return cls(
             learner, adversary, header, snapshot, learner_extras, adversary_extras, initial, writer
         )
@@ -474,7 +533,8 @@ class _Recorder:
         The error to raise is ``exc`` itself when it is a :class:`GameError` or
         not an :class:`Exception` (a KeyboardInterrupt goes through, the file
         kept), else a :class:`ProtocolError` naming the player, the round and
-        the call. The file, if any, is closed with a footer marked aborted.
+        the call. The file, if any, is closed with a footer marked aborted, and
+        a note on the error says where it is (see :class:`~game.transcript.TranscriptWriter`).
         """
         played = t - 1  # round t never completed: drop whatever of it was recorded
         for column in (self.ps, self.ys, self.us):  # the instances' rows go by len(ys)
@@ -494,10 +554,27 @@ class _Recorder:
         else:
             error = self._raised(exc, t, stage)
         if self.writer is not None:
-            partial = self.transcript()
-            partial.status, partial.reason = "aborted", str(error) or type(error).__name__
-            self.writer.close(partial.footer())
+            self._close_aborted(error)
         return error
+
+    def _close_aborted(self, error: BaseException) -> None:
+        """Close the file of a game stopped by ``error``; a note on ``error`` says where it is."""
+        writer = self.writer
+        if writer.closed:  # stopped while the file was being closed: it is where it is
+            error.add_note(f"the transcript is in {writer.path}")
+            return
+        partial = self.transcript()
+        partial.status, partial.reason = "aborted", str(error) or type(error).__name__
+        try:
+            writer.close(partial.footer())
+        except GameError as exc:  # the footer could not be written: the rounds before it stay
+            error.add_note(str(exc))
+            return
+        if writer.failed is None:
+            error.add_note(
+                f"the transcript keeps the {len(partial)} complete rounds, marked aborted: "
+                f"{writer.path}"
+            )
 
     def finish(self, step: Callable[[str | None], Any] | None = None) -> Transcript:
         """The game's transcript, settled (:func:`settle`) and its file closed.
@@ -505,17 +582,23 @@ class _Recorder:
         With ``step`` (a game shown with progress) each step of the end is told
         to it as it begins, and the digest is computed here, as the last step.
         Raises the error :func:`settle` returns, after the file's footer
-        (marked aborted) is written.
+        (marked aborted) is written. An interrupt during the game's end closes
+        the file too, every round kept, its footer marked aborted.
         """
         transcript = self.transcript()
-        failure = settle(transcript, self.learner, self.adversary, step=step)
-        if step is not None and failure is None:
-            try:
-                step("computing the digest")
-                _ = transcript.rounds_digest  # the costly part of the digest, kept
-                step(None)
-            except GameError as exc:
-                failure = exc
+        try:
+            failure = settle(transcript, self.learner, self.adversary, step=step)
+            if step is not None and failure is None:
+                try:
+                    step("computing the digest")
+                    _ = transcript.rounds_digest  # the costly part of the digest, kept
+                    step(None)
+                except GameError as exc:
+                    failure = exc
+        except BaseException as exc:  # a KeyboardInterrupt or a signal after the last round
+            if self.writer is not None:
+                self._close_aborted(exc)
+            raise
         if self.writer is not None:
             if failure is not None:
                 transcript.status, transcript.reason = "aborted", str(failure)

@@ -556,6 +556,7 @@ class Scenario:
         seed: int | None = None,
         rounds: int | None = None,
         out: Any = None,
+        overwrite: bool = True,
         snapshots: bool | None = None,
         check: bool = True,
         progress: Any = None,
@@ -568,6 +569,8 @@ class Scenario:
             Override the scenario's; exact expectations are then skipped.
         out : path-like, optional
             Stream the transcript to this file.
+        overwrite : bool, default True
+            Whether the game's file replaces an existing ``out``, as :func:`game.play` takes it.
         snapshots : bool, optional
             Override the scenario's ``snapshots``.
         check : bool, default True
@@ -594,6 +597,7 @@ class Scenario:
             loss=self.loss,
             snapshots=spec.get("snapshots", False),
             out=out,
+            overwrite=overwrite,
             meta=meta,
             progress=progress,
         )

@@ -9,7 +9,14 @@ Exit statuses: 0 on success; 1 when a game's ``[expect]`` fails or a replay
 differs from its record (``failed: …`` on standard error), or a sweep or a
 selfcheck finds a violation; 2 for bad input (every :class:`~game.errors.GameError`,
 as one line ``error: …`` on standard error, never a traceback; argparse's own
-usage errors too); 130 when interrupted.
+usage errors too; a file that cannot be written, a full disk); 128 + the
+signal's number when a signal stops the command: 130 for SIGINT (Ctrl-C), 143
+for SIGTERM (what ``kill`` and ``timeout`` send), 129 for SIGHUP.
+
+SIGTERM and SIGHUP are handled as SIGINT is: the game stops, every finished
+round is kept, and the transcript's footer is marked aborted with the reason
+(``interrupted by SIGTERM``); the line on standard error says so and where the
+file is. A second signal while the command cleans up ends it at once.
 
 ``--version`` prints the installed distribution's version
 (``online-learning-games 0.1.0``), read from its metadata. Usage lines name the
@@ -20,7 +27,11 @@ program as it was started: ``python -m game``, or the console script
 from __future__ import annotations
 
 import argparse
+import contextlib
+import signal
 import sys
+import threading
+from collections.abc import Iterator
 from importlib.metadata import PackageNotFoundError, version
 
 from game.cli import (
@@ -37,13 +48,102 @@ from game.cli import (
 from game.cli._output import output_console
 from game.errors import ExpectationError, GameError, ReplayMismatch
 
-__all__ = ["COMMANDS", "DISTRIBUTION", "main", "parser", "script", "version_line"]
+__all__ = [
+    "COMMANDS",
+    "DISTRIBUTION",
+    "Interrupted",
+    "main",
+    "message",
+    "parser",
+    "script",
+    "version_line",
+]
 
 #: The command modules, in the order ``python -m game --help`` lists them.
 COMMANDS = (_run, _replay, _expect, _list, _sweep, _plot, _report, _ldim, _selfcheck)
 
 #: The distribution the packages are installed from, and the console script's name.
 DISTRIBUTION = "online-learning-games"
+
+
+#: The signals that stop a command as Ctrl-C does.
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+class Interrupted(KeyboardInterrupt):
+    """A signal stopped the command: a KeyboardInterrupt that names it.
+
+    Examples
+    --------
+    >>> exc = Interrupted(signal.SIGTERM)
+    >>> str(exc), exc.status
+    ('interrupted by SIGTERM', 143)
+    """
+
+    def __init__(self, signum: int):
+        self.signum = int(signum)
+        super().__init__(f"interrupted by {signal.Signals(signum).name}")
+
+    @property
+    def status(self) -> int:
+        """The exit status: 128 + the signal's number."""
+        return 128 + self.signum
+
+
+def _stop(signum: int, frame: object) -> None:
+    """The handler of :data:`STOP_SIGNALS`: the first raises :class:`Interrupted`.
+
+    A second signal while the command cleans up takes the default action
+    (SIGINT: a plain KeyboardInterrupt; SIGTERM and SIGHUP: the end of the process).
+    """
+    for other in STOP_SIGNALS:
+        signal.signal(
+            other, signal.default_int_handler if other == signal.SIGINT else signal.SIG_DFL
+        )
+    raise Interrupted(signum)
+
+
+@contextlib.contextmanager
+def _signals_stop() -> Iterator[None]:
+    """Within the block the stop signals raise :class:`Interrupted`; then handlers are restored.
+
+    Only the main thread can set handlers; elsewhere the block runs unchanged.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {s: signal.getsignal(s) for s in STOP_SIGNALS}
+    for s in STOP_SIGNALS:
+        signal.signal(s, _stop)
+    try:
+        yield
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+
+
+def message(exc: BaseException) -> str:
+    """The one line that reports ``exc``: its message, then its notes (where the file is).
+
+    A transcript that did not finish names the command line's ``--allow-incomplete``.
+
+    Examples
+    --------
+    >>> exc = GameError("out.jsonl: the disk is full")
+    >>> exc.add_note("the transcript keeps 3 rounds")
+    >>> message(exc)
+    'out.jsonl: the disk is full; the transcript keeps 3 rounds'
+    """
+    unfinished = getattr(exc, "unfinished", None)
+    if unfinished is not None:
+        what, rounds = unfinished
+        text = (
+            f"{what}: the game did not finish; "
+            f"pass --allow-incomplete to keep its {rounds} complete rounds"
+        )
+    else:
+        text = str(exc) or "interrupted"
+    return "; ".join([text, *getattr(exc, "__notes__", ())])
 
 
 def version_line() -> str:
@@ -112,16 +212,17 @@ def main(argv: list[str] | None = None, *, prog: str = "python -m game") -> int:
     """
     args = parser(prog).parse_args(argv)
     try:
-        return args.handler(args, output_console())
+        with _signals_stop():
+            return args.handler(args, output_console())
     except (ExpectationError, ReplayMismatch) as exc:
-        print(f"failed: {exc}", file=sys.stderr)
+        print(f"failed: {message(exc)}", file=sys.stderr)
         return 1
     except GameError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {message(exc)}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as exc:
+        print(message(exc), file=sys.stderr)
+        return getattr(exc, "status", 128 + signal.SIGINT)
 
 
 def script() -> int:

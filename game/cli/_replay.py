@@ -48,6 +48,11 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument(
         "target", help="a scenario .toml, a built-in scenario's name or a transcript .jsonl"
     )
+    p.add_argument(
+        "--allow-incomplete",
+        action="store_true",
+        help="accept a transcript without its footer (a run that died), its complete rounds",
+    )
     return p
 
 
@@ -258,6 +263,4 @@ def run(args: argparse.Namespace, console: Console) -> int:
             f"[green]as recorded[/]: {len(transcript)} rounds, digest {transcript.digest}"
         )
         return 0
-    # the option that lets a file without its footer be read, where the parser offers it
-    allow_incomplete = bool(getattr(args, "allow_incomplete", False))
-    return replay_transcript(path, console, allow_incomplete=allow_incomplete)
+    return replay_transcript(path, console, allow_incomplete=args.allow_incomplete)

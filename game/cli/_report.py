@@ -2,7 +2,7 @@
 
 ::
 
-    python -m game report [SCENARIO_DIR] [--out report.html] [--rounds N]
+    python -m game report [SCENARIO_DIR] [--out report.html] [--force] [--rounds N]
         [--format png|svg] [--figures mistakes,regret,...] [--quiet]
 
 Without a folder it plays the installed gallery, the built-in scenarios
@@ -10,7 +10,9 @@ Without a folder it plays the installed gallery, the built-in scenarios
 summary, its rounds and the figures that apply to it (of
 :data:`game.viz.plots.KINDS`, all by default). On a terminal the scenario
 being played and a bar of its rounds show on standard error. A negative
-``--rounds`` is refused before any game is played (exit 2).
+``--rounds`` is refused before any game is played (exit 2). An existing
+``--out`` is replaced only with ``--force``, and a file of the folder's
+scenarios (a scenario, its data) never: the command refuses before any game.
 """
 
 from __future__ import annotations
@@ -20,9 +22,10 @@ from pathlib import Path
 
 from rich.console import Console
 
+from game.cli._output import check_out, scenario_inputs
 from game.engine import RoundsBar
-from game.errors import check_integer
-from game.scenario import builtin_scenarios
+from game.errors import GameError, check_integer
+from game.scenario import builtin_scenarios, load_scenario
 from game.viz.plots import KINDS
 
 __all__ = ["add_parser", "run"]
@@ -50,6 +53,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         "folder", nargs="?", help="a folder of scenario .toml files (default: the built-in ones)"
     )
     p.add_argument("--out", type=Path, default=Path("report.html"), help="the HTML file")
+    p.add_argument("--force", action="store_true", help="replace an existing --out file")
     p.add_argument("--rounds", type=int, help="play each game for at most N rounds")
     p.add_argument("--format", default="png", choices=("png", "svg"), help="figures as")
     p.add_argument(
@@ -83,6 +87,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
         gallery = builtin_scenarios()
         only = [path.stem for path in gallery.values()]
         folder = next(iter(gallery.values())).parent
+    check_out(args.out, force=args.force, inputs=_inputs(Path(folder)))
     try:
         out = write_report(
             folder,
@@ -99,3 +104,17 @@ def run(args: argparse.Namespace, console: Console) -> int:
             bar.close()
     console.print(f"report written to {out}", markup=False)
     return 0
+
+
+def _inputs(folder: Path) -> list[Path]:
+    """The files a report of ``folder`` reads: its scenarios and their data files.
+
+    A scenario that cannot be loaded adds only its own file (the report names its error).
+    """
+    found: list[Path] = []
+    for path in sorted(folder.glob("*.toml")) if folder.is_dir() else []:
+        try:
+            found += scenario_inputs(load_scenario(path))
+        except GameError:
+            found.append(path)
+    return found

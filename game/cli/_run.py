@@ -2,13 +2,18 @@
 
 ::
 
-    python -m game run SCENARIO [--out FILE | --no-out] [--seed N] [--rounds N]
+    python -m game run SCENARIO [--out FILE | --no-out] [--force] [--seed N] [--rounds N]
         [--snapshots] [--plot FILE] [--plot-kind KIND] [--quiet | --progress]
 
 SCENARIO is a ``.toml`` file or a built-in scenario's name
 (``python -m game run perceptron-separable``, from any folder). The summary is
 :func:`game.viz.summary_entries` drawn as a rich table; the transcript goes to
-``runs/NAME.jsonl`` (NAME: the scenario file's stem) unless told otherwise. A scenario's
+``runs/NAME.jsonl`` (NAME: the scenario file's stem) unless told otherwise. An
+existing transcript (or ``--plot`` figure) is replaced only with ``--force``,
+and a file the game reads (the scenario, its data) never: the command refuses
+before the game starts. The transcript is written to a temporary file beside
+it and renamed when the game ends; an interrupted or failed game keeps its
+complete rounds, marked aborted (see :func:`game.play`). A scenario's
 ``[expect]`` table is checked after the game (exactly only without ``--seed``
 or ``--rounds``): a failure exits with 1 after the summary is printed.
 """
@@ -22,7 +27,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from game.cli._output import rounds_bar
+from game.cli._output import check_out, rounds_bar, scenario_inputs
 from game.errors import ExpectationError
 from game.scenario import load_scenario
 from game.transcript import Transcript
@@ -40,6 +45,11 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("scenario", help="a scenario .toml file or a built-in scenario's name")
     p.add_argument("--out", type=Path, help="transcript file (default runs/NAME.jsonl)")
     p.add_argument("--no-out", action="store_true", help="write no transcript")
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="replace an existing --out or --plot file (never a file the game reads)",
+    )
     p.add_argument("--seed", type=int, help="override the scenario's seed")
     p.add_argument("--rounds", type=int, help="override the scenario's rounds")
     p.add_argument("--snapshots", action="store_true", help="log the learner's snapshots")
@@ -109,6 +119,9 @@ def run(args: argparse.Namespace, console: Console) -> int:
     scenario = load_scenario(args.scenario)
     stem = scenario.source.stem
     out = None if args.no_out else (args.out or _RUNS / f"{stem}.jsonl")
+    inputs = scenario_inputs(scenario)
+    check_out(out, force=args.force, inputs=inputs)
+    check_out(args.plot, force=args.force, inputs=[*inputs, *([out] if out else [])], flag="--plot")
     snapshots = args.snapshots or (args.plot is not None and args.plot_kind == "potential") or None
     bar = rounds_bar(args, stem)
     try:
@@ -116,6 +129,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
             seed=args.seed,
             rounds=args.rounds,
             out=out,
+            overwrite=args.force,
             snapshots=snapshots,
             check=False,
             progress=bar if bar.enabled else None,

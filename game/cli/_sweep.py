@@ -41,11 +41,11 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from game.cli._output import progress_wanted
+from game.cli._output import check_out, progress_wanted
 from game.errors import GameError, ParameterError
 from game.sweep import SweepResult, parse_seeds, sweep
 
-__all__ = ["add_parser", "check_out", "parse_grid", "run", "sweep_table"]
+__all__ = ["add_parser", "check_results_out", "parse_grid", "run", "sweep_table"]
 
 #: sweep's parameters by the options that give them.
 _OPTIONS = {
@@ -96,6 +96,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     where.add_argument("--workers", type=int, help="processes of the local pool (default: cores)")
     where.add_argument("--scheduler", help="address of a Dask scheduler (needs dask.distributed)")
     p.add_argument("--out", type=Path, help="write every game's row to a .csv or .parquet file")
+    p.add_argument("--force", action="store_true", help="replace an existing --out file")
     p.add_argument("--transcripts", type=Path, help="keep every game's transcript in this folder")
     p.add_argument("--chunk-size", type=int, help="games per task")
     p.add_argument("--no-lockstep", action="store_true", help="never play games in lockstep")
@@ -191,7 +192,7 @@ def _executor(args):
     return client, client.get_executor()
 
 
-def check_out(out: Path | None) -> None:
+def check_results_out(out: Path | None) -> None:
     """Refuse an ``--out`` the results could not be written to, before any game is played.
 
     The suffix must be ``.csv`` or ``.parquet`` (the latter with pyarrow), the
@@ -200,7 +201,7 @@ def check_out(out: Path | None) -> None:
 
     Examples
     --------
-    >>> check_out(Path("results.txt"))
+    >>> check_results_out(Path("results.txt"))
     Traceback (most recent call last):
     ...
     game.errors.GameError: --out must be a .csv or .parquet file, got 'results.txt'
@@ -253,7 +254,8 @@ def _replay_hint(args, result: SweepResult, row: dict) -> str:
 
 def run(args: argparse.Namespace, console: Console) -> int:
     """Play the sweep and print its table and its violations; the exit status."""
-    check_out(args.out)
+    check_results_out(args.out)
+    check_out(args.out, force=args.force, inputs=[args.scenario])
     try:
         seeds = parse_seeds(args.seeds)
     except ParameterError as exc:
@@ -278,7 +280,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
         if client is not None:
             client.close()
     if args.out is not None:
-        result.save(args.out)
+        result.save(args.out, overwrite=args.force)
     console.print(sweep_table(result, title=f"{args.scenario}: {len(result)} games"))
     for row in result.violations()[:20]:
         params = ", ".join(f"{k} = {row[k]!r}" for k in result.grid_keys)

@@ -249,9 +249,33 @@ class SweepResult:
             raise GameError(f"{path}: cannot write the results: {exc}") from None
         return path
 
-    def save(self, path: str | os.PathLike) -> Path:
-        """Write the table to ``.csv`` or ``.parquet``, chosen by the suffix."""
+    def save(self, path: str | os.PathLike, *, overwrite: bool = True) -> Path:
+        """Write the table to ``.csv`` or ``.parquet``, chosen by the suffix.
+
+        Parameters
+        ----------
+        path : path-like
+            The file (its folder is made).
+        overwrite : bool, default True
+            Whether an existing file is replaced, as :func:`numpy.save` does;
+            False refuses one (the command line's ``sweep --out`` without ``--force``).
+
+        Examples
+        --------
+        >>> import tempfile
+        >>> from pathlib import Path
+        >>> result = SweepResult(rows=[{"seed": 0, "mistakes": 1}], columns=["seed", "mistakes"])
+        >>> path = result.save(Path(tempfile.mkdtemp()) / "r.csv")
+        >>> path.read_text().splitlines()
+        ['seed,mistakes', '0,1']
+        >>> result.save(path, overwrite=False)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        game.errors.GameError: .../r.csv: the file exists; not overwritten
+        """
         suffix = Path(path).suffix
+        if not overwrite and os.path.isfile(path):
+            raise GameError(f"{os.fspath(path)}: the file exists; not overwritten")
         if suffix == ".csv":
             return self.to_csv(path)
         if suffix == ".parquet":

@@ -324,11 +324,17 @@ class _Rounds:
 
 
 def _unfinished(what: str, rounds: int) -> TranscriptError:
-    """The error for a file whose game did not finish, saying what allow_incomplete keeps."""
-    return TranscriptError(
+    """The error for a file whose game did not finish, saying what allow_incomplete keeps.
+
+    Its ``unfinished`` attribute holds ``what`` and ``rounds``, so the command
+    line can name its own flag (``--allow-incomplete``) instead.
+    """
+    error = TranscriptError(
         f"{what}: the game did not finish; "
         f"pass allow_incomplete=True to keep its {rounds} complete rounds"
     )
+    error.unfinished = (what, rounds)
+    return error
 
 
 #: What a footer claims that a reader recomputes from the rounds.

@@ -25,11 +25,15 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import errno
 import json
 import operator
 import os
 import platform
+import secrets
+import stat
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -836,11 +840,27 @@ def versions() -> dict[str, str]:
 
 
 class TranscriptWriter:
-    """Streams a transcript to JSON Lines while the game runs.
+    """Streams a transcript to JSON Lines while the game runs; nothing written is lost.
 
-    The header is written and flushed at once; round lines are flushed every
-    64 rounds and at the end, so a run killed mid-game keeps all but its last
-    few rounds. :meth:`close` writes the footer.
+    The file is written to a temporary file beside ``path`` (``NAME.XXXXXXXX.partial``,
+    created exclusively, so two writers never share one) and moved to ``path``
+    by :meth:`close`, whole, by one rename:
+
+    - a complete game's file replaces ``path`` when ``overwrite`` (the default,
+      as :func:`numpy.save` does) and is otherwise linked to ``path`` only if no
+      file has that name by then (else :class:`~game.errors.GameError`, the
+      temporary file kept), so of two runs writing one ``path`` one wins whole;
+    - an aborted game's file (its footer marked aborted with the reason) takes
+      ``path`` only when no file has that name: it never replaces an existing
+      one, and is kept under its temporary name otherwise. :attr:`path` says
+      where the file is.
+
+    A ``path`` that exists and is not a regular file (``/dev/stdout``,
+    ``/dev/full``) is written in place. The header is written at once; round
+    lines are written every 64 rounds and at the end, so a run killed mid-game
+    keeps all but its last few rounds. A write that fails (a full disk) is a
+    :class:`~game.errors.GameError` naming the file and the rounds written
+    before it; the file keeps them and nothing more is tried on it.
 
     Parameters
     ----------
@@ -850,23 +870,63 @@ class TranscriptWriter:
         The header line's content (``type`` and ``format`` are added).
     initial_snapshot : dict, optional
         The learner's snapshot before round 1.
+    overwrite : bool, default True
+        Whether a complete game's file replaces an existing file at ``path``.
+
+    Attributes
+    ----------
+    path : Path
+        Where the file is: the temporary file until :meth:`close` moves it.
+    rounds_written : int
+        The rounds whose lines are wholly written.
+    failed : GameError or None
+        The write that failed, if one did.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> w = TranscriptWriter(folder / "t.jsonl", {"rounds": 1, "loss": "zero-one"})
+    >>> [p.name for p in folder.iterdir()] == [w.path.name], w.path.suffix
+    (True, '.partial')
+    >>> w.round(1, [1.0], 0.5, 1, False)
+    >>> w.close({"type": "footer", "status": "complete", "rounds": 1})
+    >>> [p.name for p in folder.iterdir()], w.rounds_written
+    (['t.jsonl'], 1)
+    >>> w = TranscriptWriter(folder / "t.jsonl", {"rounds": 1}, overwrite=False)
+    >>> w.close({"type": "footer", "status": "complete", "rounds": 0})
+    Traceback (most recent call last):
+    ...
+    game.errors.GameError: ...t.jsonl: the file exists; the transcript is kept in ...partial
     """
 
-    def __init__(self, path, header: dict, initial_snapshot: dict | None = None):
-        self.path = Path(path)
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._file = open(self.path, "w", encoding="utf-8")
-        except OSError as exc:
-            raise GameError(f"{self.path}: cannot write the transcript: {exc.strerror}") from None
+    def __init__(
+        self,
+        path: str | os.PathLike,
+        header: dict,
+        initial_snapshot: dict | None = None,
+        *,
+        overwrite: bool = True,
+    ):
+        self.target = Path(path)
+        self.overwrite = overwrite
+        self.closed = False
+        self.rounds_written = 0  # rounds whose lines are wholly written
+        self._pending: list[tuple[int, str]] = []
+        self._size = 0  # bytes wholly written: what a torn write is cut back to
+        self.failed: GameError | None = None  # the write that failed, if one did
+        self._loss = get_loss(header.get("loss", "zero-one"))
+        self._fd, self.path = _open_for_writing(self.target)
+        self._in_place = self.path == self.target
         line = {"type": "header", "format": FORMAT, "version": VERSION, **header}
         if initial_snapshot is not None:
             line["initial_snapshot"] = jsonable(initial_snapshot)
-        self._file.write(json.dumps(line, allow_nan=False) + "\n")
-        self._file.flush()
-        self._pending: list[str] = []
-        self._loss = get_loss(header.get("loss", "zero-one"))
-        self.closed = False
+        try:
+            self._write(json.dumps(line, allow_nan=False) + "\n")
+        except BaseException:
+            self._discard()
+            raise
 
     def round(self, t, x, p, y, updated, snapshot=None, extras=None) -> None:
         """Queue round t's line (written at the next flush)."""
@@ -883,22 +943,142 @@ class TranscriptWriter:
             line["extras"] = jsonable(extras)
         if snapshot is not None:
             line["snapshot"] = jsonable(snapshot)
-        self._pending.append(json.dumps(line))
+        self._pending.append((t, json.dumps(line)))
         if len(self._pending) >= _FLUSH_EVERY:
             self.flush()
 
     def flush(self) -> None:
-        """Write queued lines and flush them to the operating system."""
-        if self._pending:
-            self._file.write("\n".join(self._pending) + "\n")
+        """Write the queued lines to the operating system."""
+        if self._pending and self.failed is None:
+            self._write("".join(line + "\n" for _, line in self._pending))
+            self.rounds_written = self._pending[-1][0]
             self._pending.clear()
-        self._file.flush()
 
     def close(self, footer: dict) -> None:
-        """Write the footer and close the file."""
+        """Write the footer, close the file and move it to its name (see the class).
+
+        Round lines queued beyond ``footer["rounds"]`` (a round the game did
+        not finish) are dropped, and a write torn by an interrupt is cut back
+        first, so the file holds whole rounds and the footer agrees with them.
+        After a failed write only the rounds already written are kept.
+        """
         if self.closed:
             return
-        self.flush()
-        self._file.write(json.dumps(jsonable(footer)) + "\n")
-        self._file.close()
         self.closed = True
+        failed_before = self.failed  # raised already, where it happened
+        try:
+            if self.failed is None:
+                keep = footer.get("rounds")
+                if isinstance(keep, int):
+                    self._pending = [(t, line) for t, line in self._pending if t <= keep]
+                if not self._in_place and os.lseek(self._fd, 0, os.SEEK_CUR) != self._size:
+                    os.ftruncate(self._fd, self._size)  # a write cut short by an interrupt
+                    os.lseek(self._fd, self._size, os.SEEK_SET)
+                self.flush()
+                self._write(json.dumps(jsonable(footer)) + "\n")
+        except GameError:
+            pass  # the failed write is the error already being reported, or reported below
+        finally:
+            os.close(self._fd)
+        if not self._in_place:
+            if footer.get("status") == "complete" and self.failed is None:
+                self._commit(replace=self.overwrite)
+            else:
+                self._commit(replace=False, quiet=True)
+        if self.failed is not None and failed_before is None:
+            raise self.failed
+
+    def _write(self, text: str) -> None:
+        """Write ``text`` whole; a failure is kept and raised as a GameError naming the file."""
+        if self.failed is not None:
+            raise self.failed
+        data = text.encode("utf-8")
+        view = memoryview(data)
+        try:
+            while view:
+                view = view[os.write(self._fd, view) :]
+        except OSError as exc:
+            written = self.rounds_written if self._size else None
+            self.failed = _write_failed(self.target, exc, written)
+            raise self.failed from None
+        self._size += len(data)
+
+    def _commit(self, *, replace: bool, quiet: bool = False) -> None:
+        """Move the temporary file to the target: by one rename, or a link that never replaces."""
+        try:
+            if replace:
+                os.replace(self.path, self.target)
+            else:
+                os.link(self.path, self.target)  # fails, changing nothing, if the name is taken
+                os.unlink(self.path)
+        except FileExistsError:
+            if quiet:
+                return
+            raise GameError(
+                f"{self.target}: the file exists; the transcript is kept in {self.path}"
+            ) from None
+        except OSError as exc:
+            if quiet:
+                return
+            raise GameError(
+                f"{self.target}: cannot move the transcript there ({exc.strerror}); "
+                f"it is kept in {self.path}"
+            ) from None
+        self.path = self.target
+
+    def _discard(self) -> None:
+        """The header could not be written: close and remove the temporary file."""
+        self.closed = True
+        os.close(self._fd)
+        if not self._in_place:
+            with contextlib.suppress(OSError):
+                os.unlink(self.path)
+
+
+def _open_for_writing(target: Path) -> tuple[int, Path]:
+    """The descriptor to write and the file it writes: a new temporary file beside ``target``.
+
+    A ``target`` that exists and is not a regular file (a device, a pipe) is
+    opened in place; a folder is refused.
+    """
+    try:
+        info = os.stat(target)
+    except FileNotFoundError:
+        info = None
+    except OSError as exc:
+        raise GameError(f"{target}: cannot write the transcript: {_problem(exc)}") from None
+    try:
+        if info is not None and stat.S_ISDIR(info.st_mode):
+            raise GameError(f"{target}: is a folder; expected a transcript file")
+        if info is not None and not stat.S_ISREG(info.st_mode):
+            return os.open(target, os.O_WRONLY | os.O_APPEND), target
+        target.parent.mkdir(parents=True, exist_ok=True)
+        while True:  # created exclusively, with the mode a new file gets (the umask applies)
+            name = target.with_name(f"{target.name}.{secrets.token_hex(4)}.partial")
+            try:
+                return os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), name
+            except FileExistsError:
+                continue
+    except OSError as exc:
+        raise GameError(f"{target}: cannot write the transcript: {_problem(exc)}") from None
+
+
+def _problem(exc: OSError) -> str:
+    return exc.strerror or type(exc).__name__
+
+
+def _write_failed(target: Path, exc: OSError, rounds: int | None) -> GameError:
+    """The error for a write to ``target`` that failed after ``rounds`` whole rounds.
+
+    ``rounds`` is None when not even the header was written.
+    """
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        problem = "the disk is full"
+    else:
+        problem = f"the write failed ({_problem(exc)})"
+    if rounds is None:
+        return GameError(f"{target}: {problem}; nothing of the transcript was written")
+    return GameError(
+        f"{target}: {problem}; {rounds} rounds were written before it (kept, with the "
+        "header and no footer)"
+    )

@@ -190,7 +190,7 @@ def test_bad_overrides_exit_2(capsys, small, args):
 def test_unwritable_out_exits_2(capsys, small, tmp_path):
     (tmp_path / "a-folder").mkdir()
     status, _, err = run(capsys, "run", small, "--out", tmp_path / "a-folder")
-    assert status == 2 and "cannot write the transcript" in assert_one_line_error(err)
+    assert status == 2 and "is a folder" in assert_one_line_error(err)
 
 
 def test_corrupt_transcript_replay_exits_2(capsys, tmp_path):

@@ -372,13 +372,20 @@ KILLED_GAME = textwrap.dedent(
 )
 
 
+def _partial(tmp_path):
+    """The temporary file a game writes its transcript to until it ends, if it exists yet."""
+    return next(iter(tmp_path.glob("killed.jsonl.*.partial")), None)
+
+
 def test_sigkill_mid_game_keeps_every_complete_round(tmp_path):
-    out = tmp_path / "killed.jsonl"
-    proc = subprocess.Popen([sys.executable, "-c", KILLED_GAME, str(out)], cwd=ROOT)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", KILLED_GAME, str(tmp_path / "killed.jsonl")], cwd=ROOT
+    )
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
-            if out.exists() and out.read_bytes().count(b"\n") > 300:
+            out = _partial(tmp_path)
+            if out is not None and out.read_bytes().count(b"\n") > 300:
                 break
             if proc.poll() is not None:
                 pytest.fail(f"the game ended by itself with status {proc.returncode}")
@@ -392,6 +399,7 @@ def test_sigkill_mid_game_keeps_every_complete_round(tmp_path):
             proc.kill()
             proc.wait()
     assert proc.returncode == -signal.SIGKILL
+    assert not (tmp_path / "killed.jsonl").exists()  # a killed run leaves its temporary file
     with pytest.raises(TranscriptError, match="allow_incomplete"):
         Transcript.load(out)
     back = Transcript.load(out, allow_incomplete=True)
