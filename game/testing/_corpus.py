@@ -94,7 +94,7 @@ class HostileCase:
     kind : str
         Its class, one of :data:`KINDS`.
     name : str
-        A short name, unique in the corpus.
+        A short name, unique in its class.
     make : callable
         ``make(folder) -> argv``: writes what the case needs into ``folder``
         (a :class:`pathlib.Path`) and returns the arguments of ``python -m game``.
@@ -675,7 +675,7 @@ def corpus() -> list[HostileCase]:
     Examples
     --------
     >>> cases = corpus()
-    >>> len({c.name for c in cases}) == len(cases)
+    >>> len({(c.kind, c.name) for c in cases}) == len(cases)
     True
     >>> sorted({c.kind for c in cases}) == sorted(KINDS)
     True
