@@ -72,7 +72,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
     from game.testing import selfcheck
 
     try:
-        report = selfcheck(args.scenarios, seconds=args.seconds, seed=args.seed)
+        report = selfcheck(args.scenarios, seconds=args.seconds, seed=args.seed, cli=args.entry)
     except ParameterError as exc:  # named as the command line spells it
         raise exc.renamed(_OPTIONS.get(exc.parameter, exc.parameter)) from None
     table = Table(title="selfcheck", show_header=False, title_justify="left")

@@ -29,12 +29,13 @@ memory cap and a time limit.
 Examples
 --------
 >>> import tempfile
+>>> from game.cli import main
 >>> from game.testing._corpus import corpus, run_case
 >>> case = next(c for c in corpus() if c.name == "seeds-step-0")
 >>> case.kind, case.status
 ('argument', 2)
 >>> with tempfile.TemporaryDirectory() as folder:
-...     outcome = run_case(case, folder)
+...     outcome = run_case(case, folder, main)
 >>> outcome.verdict
 'clean'
 >>> outcome.line  # doctest: +ELLIPSIS
@@ -58,6 +59,8 @@ from typing import Any
 
 import attrs
 import numpy as np
+
+from game.players import registered_for_now
 
 __all__ = [
     "KINDS",
@@ -202,33 +205,6 @@ def _time_limit(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
-@contextlib.contextmanager
-def _registered(players: dict, installed: dict) -> Iterator[None]:
-    """The players registered, and the entry points installed, for the block only."""
-    from importlib.metadata import EntryPoint
-
-    from game.players import _registry
-
-    registered, loaded = dict(_registry._registered), dict(_registry._loaded)
-    entry_points = _registry._entry_points
-    if installed:
-        eps = {
-            name: EntryPoint(name=name, value=value, group=_registry.ENTRY_POINT_GROUP)
-            for name, value in installed.items()
-        }
-        _registry._entry_points = lambda: eps
-    try:
-        for name, cls in players.items():
-            _registry.register(name, cls)
-        yield
-    finally:
-        _registry._entry_points = entry_points
-        _registry._registered.clear()
-        _registry._registered.update(registered)
-        _registry._loaded.clear()
-        _registry._loaded.update(loaded)
-
-
 def judge(case: HostileCase, status: int | None, err: str) -> str:
     """The verdict of a case that exited with ``status`` after printing ``err``.
 
@@ -256,7 +232,10 @@ def judge(case: HostileCase, status: int | None, err: str) -> str:
 
 
 def run_case(
-    case: HostileCase, folder: str | os.PathLike, limit: float = TIME_LIMIT
+    case: HostileCase,
+    folder: str | os.PathLike,
+    main: Callable[[list[str]], int],
+    limit: float = TIME_LIMIT,
 ) -> CaseOutcome:
     """Make ``case`` in ``folder`` and run its command line in this process; judge it.
 
@@ -266,11 +245,13 @@ def run_case(
         The case.
     folder : path-like
         An empty folder the case's files are made in.
+    main : callable
+        The command line's entry point, ``main(argv) -> exit status``
+        (:func:`game.cli.main`; handed in, since the command line imports this
+        package).
     limit : float
         Seconds before the case counts as a hang (enforced in the main thread).
     """
-    from game.cli._main import main
-
     folder = Path(folder)
     start = time.perf_counter()
     out, err = io.StringIO(), io.StringIO()
@@ -278,7 +259,7 @@ def run_case(
     hang = False
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
-            with _registered(case.players, case.installed), _time_limit(limit):
+            with registered_for_now(case.players, case.installed), _time_limit(limit):
                 argv = case.make(folder)
                 status = main(argv)
         except SystemExit as exc:  # argparse's usage errors
@@ -294,13 +275,17 @@ def run_case(
 
 
 def run_corpus(
-    cases: list[HostileCase] | None = None, *, limit: float = TIME_LIMIT
+    main: Callable[[list[str]], int],
+    cases: list[HostileCase] | None = None,
+    *,
+    limit: float = TIME_LIMIT,
 ) -> CorpusReport:
-    """Run every case (default: the whole :func:`corpus`), each in a fresh temp folder.
+    """Run every case (default: the whole :func:`corpus`) through ``main``, each in a fresh folder.
 
     Examples
     --------
-    >>> report = run_corpus([c for c in corpus() if c.kind == "name"])
+    >>> from game.cli import main
+    >>> report = run_corpus(main, [c for c in corpus() if c.kind == "name"])
     >>> report.by_verdict()["clean"] == report.by_kind()["name"], report.ok
     (True, True)
     """
@@ -310,7 +295,7 @@ def run_corpus(
     try:
         for case in corpus() if cases is None else cases:
             with tempfile.TemporaryDirectory(prefix="corpus-") as folder:
-                report.outcomes.append(run_case(case, folder, limit))
+                report.outcomes.append(run_case(case, folder, main, limit))
     finally:
         _running = running
     return report

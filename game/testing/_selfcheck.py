@@ -28,6 +28,7 @@ from __future__ import annotations
 import os
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -103,7 +104,7 @@ def selfcheck(
     *,
     seconds: float = 3.0,
     seed: int = 0,
-    corpus: bool = True,
+    cli: Callable[[list[str]], int] | None = None,
 ) -> SelfcheckReport:
     """Run the conformance suite over the registry, a fuzz pass of ``seconds`` and the corpus.
 
@@ -119,9 +120,11 @@ def selfcheck(
         least one scenario and one transcript).
     seed : int
         Seeds the fuzzer, ≥ 0.
-    corpus : bool
-        Run the corpus of hostile inputs (about a second); never when called
-        from one of the corpus's own cases.
+    cli : callable, optional
+        The command line's entry point (:func:`game.cli.main`): given, the
+        corpus of hostile inputs runs through it (about a second), never when
+        called from one of the corpus's own cases. ``python -m game selfcheck``
+        gives it.
 
     Raises
     ------
@@ -179,6 +182,6 @@ def selfcheck(
             if problem is not None:
                 report.fuzz_failures.append(problem)
             turn += 1
-    if corpus and not corpus_running():
-        report.corpus = run_corpus()
+    if cli is not None and not corpus_running():
+        report.corpus = run_corpus(cli)
     return report
