@@ -191,7 +191,8 @@ def parser(prog: str = "python -m game") -> argparse.ArgumentParser:
     )
     subparsers = top.add_subparsers(dest="command", required=True)
     for module in COMMANDS:
-        module.add_parser(subparsers).set_defaults(handler=module.run)
+        # entry: the command line itself, for a command that runs command lines (selfcheck)
+        module.add_parser(subparsers).set_defaults(handler=module.run, entry=main)
     return top
 
 

@@ -9,10 +9,11 @@ The scenarios that tell how to build each adversary are the built-in ones
 folder) unless ``--scenarios`` names a folder; a folder that is not one, or
 holds no scenario, is refused with one line and exit 2. Prints the players
 checked, the checks run and passed, and how many malformed scenarios and
-damaged transcripts got the right answer (see
+damaged transcripts got the right answer, and the corpus of hostile inputs
+counted by class and by outcome (clean, traceback, hang, silent, wrong; see
 :func:`game.testing.selfcheck`), then every player skipped and why, and every
-failure; exits with 1 when anything failed, and with 2 (one line naming the
-option) for a bad option.
+failure; exits with 1 when anything failed (a corpus case that was not clean
+included), and with 2 (one line naming the option) for a bad option.
 """
 
 from __future__ import annotations
@@ -26,6 +27,23 @@ from rich.text import Text
 from game.errors import ParameterError
 
 __all__ = ["add_parser", "run"]
+
+#: How the table names each class of hostile input and each outcome.
+_KINDS = {
+    "scenario": "scenario files",
+    "data": "data files",
+    "transcript": "transcripts",
+    "argument": "command-line arguments",
+    "name": "player and scenario names",
+    "player": "user-written players",
+}
+_VERDICTS = {
+    "clean": "clean: one line, the right exit status",
+    "traceback": "tracebacks",
+    "hang": "hangs",
+    "silent": "silently accepted",
+    "wrong": "refused wrongly",
+}
 
 #: selfcheck's parameters by the options that give them.
 _OPTIONS = {"folder": "--scenarios", "seconds": "--seconds", "seed": "--seed"}
@@ -54,7 +72,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
     from game.testing import selfcheck
 
     try:
-        report = selfcheck(args.scenarios, seconds=args.seconds, seed=args.seed)
+        report = selfcheck(args.scenarios, seconds=args.seconds, seed=args.seed, cli=args.entry)
     except ParameterError as exc:  # named as the command line spells it
         raise exc.renamed(_OPTIONS.get(exc.parameter, exc.parameter)) from None
     table = Table(title="selfcheck", show_header=False, title_justify="left")
@@ -67,9 +85,15 @@ def run(args: argparse.Namespace, console: Console) -> int:
     table.add_row("  refused with the right ScenarioError", str(report.scenarios_refused))
     table.add_row("damaged transcripts tried", str(report.transcripts_tried))
     table.add_row("  answered rightly", str(report.transcripts_right))
+    outcomes = report.corpus.outcomes
+    table.add_row("hostile inputs tried", str(len(outcomes)))
+    for kind, count in report.corpus.by_kind().items():
+        table.add_row(f"  {_KINDS[kind]}", str(count))
+    for verdict, count in report.corpus.by_verdict().items():
+        table.add_row(f"  {_VERDICTS[verdict]}", str(count))
     console.print(table)
     for name, why in report.skipped.items():
         console.print(f"skipped {name}: {why}", markup=False)
-    for message in report.failures + report.fuzz_failures[:20]:
+    for message in report.failures + report.fuzz_failures[:20] + report.corpus.failures:
         console.print(Text.assemble(("FAIL", "red"), " ", message), highlight=False)
     return 0 if report.ok else 1

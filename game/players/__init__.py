@@ -32,6 +32,7 @@ from game.players._registry import (
     parameters,
     rebuild,
     register,
+    registered_for_now,
     role_of,
 )
 
@@ -63,6 +64,7 @@ __all__ = [
     "real_in",
     "rebuild",
     "register",
+    "registered_for_now",
     "rng_field",
     "role_of",
     "rounds_of",

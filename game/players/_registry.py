@@ -29,11 +29,13 @@ game.errors.UnknownPlayerError: unknown player 'perceptorn'; did you mean 'perce
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib
 import inspect
 import re
-from importlib.metadata import entry_points
+from collections.abc import Iterator
+from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
 import attrs
@@ -108,6 +110,53 @@ _loaded: dict[str, type] = {}
 def _entry_points() -> dict[str, Any]:
     """Players declared by installed packages (read once per process)."""
     return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
+
+
+@contextlib.contextmanager
+def registered_for_now(
+    players: dict[str, type] | None = None, entry_points: dict[str, str] | None = None
+) -> Iterator[None]:
+    """Players registered, and entry points installed, for a ``with`` block only.
+
+    On leaving the block the registry is as it was: what the block registered
+    or looked up is forgotten. For tests and checks that need a player of their
+    own (or a broken installed one) without changing the process's registry.
+
+    Parameters
+    ----------
+    players : dict of str to type, optional
+        Names and classes registered as :func:`register` would.
+    entry_points : dict of str to str, optional
+        Names and ``"module:Class"`` values seen as the installed entry points
+        of :data:`ENTRY_POINT_GROUP` (instead of the installed ones).
+
+    Examples
+    --------
+    >>> from learners import Perceptron
+    >>> with registered_for_now({"my-perceptron": Perceptron}):
+    ...     lookup("my-perceptron") is Perceptron
+    True
+    >>> "my-perceptron" in names()
+    False
+    """
+    global _entry_points
+    registered, loaded, installed = dict(_registered), dict(_loaded), _entry_points
+    if entry_points:
+        eps = {
+            name: EntryPoint(name=name, value=value, group=ENTRY_POINT_GROUP)
+            for name, value in entry_points.items()
+        }
+        _entry_points = lambda: eps  # noqa: E731
+    try:
+        for name, cls in (players or {}).items():
+            register(name, cls)
+        yield
+    finally:
+        _entry_points = installed
+        _registered.clear()
+        _registered.update(registered)
+        _loaded.clear()
+        _loaded.update(loaded)
 
 
 def register(name: str, cls: type, *, replace: bool = False) -> type:

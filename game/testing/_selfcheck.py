@@ -3,7 +3,11 @@
 Runs every conformance check (:mod:`game.testing`) on every registered player,
 then spends a few seconds feeding the referee malformed scenario files and
 damaged transcripts (:mod:`game.testing`), and reports how many of each got the
-right refusal.
+right refusal. Last it runs the corpus of hostile inputs
+(:mod:`game.testing._corpus`: scenario files, data files, transcripts,
+command-line arguments, player names and user-written players, each through
+the command line) and counts them by class and by outcome: clean, traceback,
+hang, silent acceptance or a wrong refusal. Anything but clean fails.
 
 The scenarios that tell how to build each adversary are the built-in ones
 (:func:`game.builtin_scenarios`, installed with the package) unless a folder
@@ -15,6 +19,8 @@ Examples
 >>> report = selfcheck(seconds=0.5, seed=0)
 >>> report.checks_failed, report.fuzz_wrong, report.skipped
 (0, 0, {})
+>>> report.corpus.ok, report.corpus.by_verdict()["traceback"]
+(True, 0)
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from __future__ import annotations
 import os
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +38,8 @@ import numpy as np
 from game.errors import ParameterError, check_instance, check_integer, check_real
 from game.scenario import builtin_scenarios, load_scenario
 from game.testing._checks import registered_checks, run_checks
+from game.testing._corpus import CorpusReport, run_corpus
+from game.testing._corpus import running as corpus_running
 from game.testing._fuzz import (
     check_scenario_refused,
     check_transcript_refused,
@@ -58,6 +67,7 @@ class SelfcheckReport:
     transcripts_tried: int = 0
     transcripts_right: int = 0
     fuzz_failures: list = attrs.field(factory=list)
+    corpus: CorpusReport = attrs.field(factory=CorpusReport)
 
     @property
     def fuzz_wrong(self) -> int:
@@ -68,8 +78,8 @@ class SelfcheckReport:
 
     @property
     def ok(self) -> bool:
-        """Every check passed and every fuzzed input got the right answer."""
-        return self.checks_failed == 0 and self.fuzz_wrong == 0
+        """Every check passed, every fuzzed input got the right answer, every corpus case clean."""
+        return self.checks_failed == 0 and self.fuzz_wrong == 0 and self.corpus.ok
 
 
 def _arguments(folder: Any, seconds: Any, seed: Any) -> tuple[Path, float, int]:
@@ -90,9 +100,13 @@ def _arguments(folder: Any, seconds: Any, seed: Any) -> tuple[Path, float, int]:
 
 
 def selfcheck(
-    folder: str | os.PathLike | None = None, *, seconds: float = 3.0, seed: int = 0
+    folder: str | os.PathLike | None = None,
+    *,
+    seconds: float = 3.0,
+    seed: int = 0,
+    cli: Callable[[list[str]], int] | None = None,
 ) -> SelfcheckReport:
-    """Run the conformance suite over the registry and a fuzz pass of ``seconds``.
+    """Run the conformance suite over the registry, a fuzz pass of ``seconds`` and the corpus.
 
     Parameters
     ----------
@@ -106,6 +120,11 @@ def selfcheck(
         least one scenario and one transcript).
     seed : int
         Seeds the fuzzer, ≥ 0.
+    cli : callable, optional
+        The command line's entry point (:func:`game.cli.main`): given, the
+        corpus of hostile inputs runs through it (about a second), never when
+        called from one of the corpus's own cases. ``python -m game selfcheck``
+        gives it.
 
     Raises
     ------
@@ -163,4 +182,6 @@ def selfcheck(
             if problem is not None:
                 report.fuzz_failures.append(problem)
             turn += 1
+    if cli is not None and not corpus_running():
+        report.corpus = run_corpus(cli)
     return report
