@@ -116,7 +116,7 @@ def selfcheck(
         built-in scenarios, which build every built-in player). A player no
         scenario of the folder builds is skipped, with the reason.
     seconds : float
-        Time for the fuzz pass, from 0 to :data:`MAX_SECONDS` (it tries at
+        Time for the fuzz pass, from 0 to ``MAX_SECONDS`` (it tries at
         least one scenario and one transcript).
     seed : int
         Seeds the fuzzer, ≥ 0.
