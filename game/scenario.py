@@ -523,7 +523,7 @@ class Scenario:
         >>> sc.estimate(available=8 * 10**9)
         Traceback (most recent call last):
         ...
-        game.errors.ScenarioError: <scenario>: adversary.n: n = 28 (...) needs about 27 GB, 8.0 GB available
+        game.errors.ScenarioError: <scenario>: adversary.n: n = 28 ... needs about 27 GB, 8.0 GB ...
         """
         rounds = self.rounds if rounds is None else rounds
         learner, learner_params = self.player_spec("learner")

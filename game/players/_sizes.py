@@ -36,7 +36,7 @@ Examples
 >>> check_fits(e, available=8 * 2**30)
 Traceback (most recent call last):
 ...
-game.errors.ScenarioError: rounds: 1000000000 rounds need about 150 GB, 8.6 GB available
+game.errors.ScenarioError: rounds: rounds = 1,000,000,000 needs about 150 GB, 8.6 GB available
 """
 
 from __future__ import annotations
@@ -215,7 +215,7 @@ def estimate(
         if adv.entries and adv.key in ("n", "experts"):
             what += f" ({adv.entries:,} experts)" if adv.key == "n" else ""
         return Estimate(bytes=total, key=f"adversary.{adv.key}", what=what)
-    return Estimate(bytes=total, key="rounds", what=f"{rounds} rounds")
+    return Estimate(bytes=total, key="rounds", what=f"rounds = {rounds:,}")
 
 
 def check_fits(found: Estimate, *, available: int | None = None, where: str = "") -> Estimate:
