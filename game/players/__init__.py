@@ -36,6 +36,8 @@ from game.players._registry import (
     role_of,
 )
 from game.players._sizes import (
+    LDIM_BYTES_PER_CELL,
+    LDIM_LONG_CELLS,
     LEARNER_BYTES_PER_ENTRY,
     ROUND_BYTES,
     Estimate,
@@ -44,12 +46,15 @@ from game.players._sizes import (
     check_fits,
     estimate,
     format_bytes,
+    ldim_estimate,
 )
 
 __all__ = [
     "BUILTIN",
     "DATA_SUFFIXES",
     "ENTRY_POINT_GROUP",
+    "LDIM_BYTES_PER_CELL",
+    "LDIM_LONG_CELLS",
     "LEARNER_BYTES_PER_ENTRY",
     "ROUND_BYTES",
     "SUPPLIED",
@@ -71,6 +76,7 @@ __all__ = [
     "is_data_field",
     "kernel_for",
     "kinds_clash",
+    "ldim_estimate",
     "learners_for",
     "lookup",
     "loss_field",

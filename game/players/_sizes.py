@@ -50,6 +50,8 @@ import attrs
 from game.errors import ScenarioError
 
 __all__ = [
+    "LDIM_BYTES_PER_CELL",
+    "LDIM_LONG_CELLS",
     "LEARNER_BYTES_PER_ENTRY",
     "ROUND_BYTES",
     "Estimate",
@@ -58,11 +60,21 @@ __all__ = [
     "check_fits",
     "estimate",
     "format_bytes",
+    "ldim_estimate",
 ]
 
 #: Bytes the engine's record of one round costs beyond the instance's own bytes
 #: (prediction, label, update flag, loss and the columns' overhead; measured, see above).
 ROUND_BYTES = 150
+
+#: Bytes the Littlestone-dimension search holds per cell of the class
+#: (hypotheses × points): tracemalloc peaks of ``LdimEngine.ldim`` were 2.5 B a
+#: cell for singletons(4096), 3.8 for thresholds(4096), 5.3 for intervals(256)
+#: and 12 for conjunctions(8); a 295k × 768 class took 2.3 GB, 10 B a cell.
+LDIM_BYTES_PER_CELL = 10
+
+#: Cells from which the search is announced as long (it took 77 s at 2.3 × 10⁸).
+LDIM_LONG_CELLS = 10**8
 
 #: Bytes of a learner's state per instance entry, unless it declares its own:
 #: Halving against ``halving-lower-bound`` at n = 20 peaks at 88 B per expert
@@ -243,3 +255,17 @@ def check_fits(found: Estimate, *, available: int | None = None, where: str = ""
             f"{prefix}{found.key}: {found.describe()}, {format_bytes(available)} available"
         )
     return found
+
+
+def ldim_estimate(n_hypotheses: int, n_points: int) -> Estimate:
+    """The memory the Littlestone-dimension search of a class needs: about 10 B a cell.
+
+    The key named is ``CLASS`` (the argument of ``python -m game ldim``).
+
+    Examples
+    --------
+    >>> ldim_estimate(295_000, 768).describe()
+    'a class of 295,000 hypotheses × 768 points needs about 2.3 GB'
+    """
+    what = f"a class of {n_hypotheses:,} hypotheses × {n_points:,} points"
+    return Estimate(bytes=LDIM_BYTES_PER_CELL * n_hypotheses * n_points, key="CLASS", what=what)
