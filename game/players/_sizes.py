@@ -76,6 +76,9 @@ LDIM_BYTES_PER_CELL = 10
 #: Cells from which the search is announced as long (it took 77 s at 2.3 × 10⁸).
 LDIM_LONG_CELLS = 10**8
 
+#: An instance this many times ``ROUND_BYTES`` makes its size, not the rounds, the key named.
+_LARGE_INSTANCE = 8
+
 #: Bytes of a learner's state per instance entry, unless it declares its own:
 #: Halving against ``halving-lower-bound`` at n = 20 peaks at 88 B per expert
 #: (tracemalloc), of which 20 B is the recorded advice and 24 B the adversary's.
@@ -194,8 +197,9 @@ def estimate(
     The record costs ``ROUND_BYTES`` plus the instance's bytes on each round
     played (the rounds limit, or fewer when the adversary declares it ends
     sooner); the players add what they allocate themselves. The key named is
-    the adversary's size parameter when its instances and allocations weigh
-    more than the rounds' fixed cost, else ``rounds``.
+    the adversary's size parameter when it sets the game's length, when what
+    the players hold outweighs the record, or when one instance is at least
+    eight times a round's fixed cost; else ``rounds``.
 
     Parameters
     ----------
@@ -218,10 +222,18 @@ def estimate(
     played = rounds if adv.rounds is None else min(rounds, adv.rounds)
     learned = _footprint(learner, learner_params, rounds)
     learner_own = learned.own if learned is not None else LEARNER_BYTES_PER_ENTRY * adv.entries
-    fixed = played * ROUND_BYTES
-    sized = played * adv.instance + adv.own + learner_own
-    total = fixed + sized
-    if sized > fixed and adv.key != "rounds":
+    per_round = played * (ROUND_BYTES + adv.instance)
+    held = adv.own + learner_own
+    total = per_round + held
+    # the size parameter is named when it sets the game's length, when what the
+    # players hold outweighs the record, or when one instance outweighs a round's
+    # fixed cost many times over; otherwise the rounds make the game large
+    sized = (
+        (adv.rounds is not None and played == adv.rounds)
+        or held > per_round
+        or adv.instance >= _LARGE_INSTANCE * ROUND_BYTES
+    )
+    if sized and adv.key != "rounds":
         value = adversary_params.get(adv.key)
         what = f"{adv.key} = {value}" if value is not None else adv.key
         if adv.entries and adv.key in ("n", "experts"):
