@@ -526,8 +526,14 @@ class Scenario:
         game.errors.ScenarioError: <scenario>: adversary.n: n = 28 ... needs about 27 GB, 8.0 GB ...
         """
         rounds = self.rounds if rounds is None else rounds
-        learner, learner_params = self.player_spec("learner")
-        adversary, adversary_params = self.player_spec("adversary")
+        declared = {}
+        for role in ("learner", "adversary"):  # the tables as written: no data file is read
+            table = dict(self.spec[role])
+            try:
+                declared[role] = (lookup(table.pop("name", None), role), table)
+            except (UnknownPlayerError, TypeError):
+                declared[role] = self.player_spec(role)  # raises, naming ROLE.name
+        (learner, learner_params), (adversary, adversary_params) = declared.values()
         found = estimate(learner, learner_params, adversary, adversary_params, rounds=rounds)
         return check_fits(found, available=available, where=str(self.source))
 
