@@ -7,9 +7,9 @@ from typing import Any, ClassVar
 import attrs
 import numpy as np
 
-from adversaries.blocks import BlockStream
+from adversaries.blocks import BLOCK, BlockStream
 from game.errors import ParameterError
-from game.players import integer_at_least, one_of, real_in, rng_field
+from game.players import Footprint, integer_at_least, one_of, real_in, rng_field
 from game.theory.concepts import (
     CONCEPT_KINDS,
     BooleanConcept,
@@ -17,7 +17,14 @@ from game.theory.concepts import (
     random_concept,
 )
 
-__all__ = ["ConceptStream"]
+__all__ = ["MAX_VARIABLES", "ConceptStream"]
+
+#: The most variables of a stream: a block of 256 examples at n = 2¹⁶ is
+#: 16 MiB of bits, drawn through 128 MiB of uniform floats.
+MAX_VARIABLES = 2**16
+
+#: Bytes per bit of a block while it is drawn (a float64 uniform and the bool kept).
+_BLOCK_BYTES = 9
 
 
 def _bias(value):
@@ -62,8 +69,8 @@ class ConceptStream(BlockStream):
     kind : {"conjunction", "monotone-conjunction", "disjunction", "decision-list"}
         The kind of random target (default "conjunction"); ignored with a concept.
     variables : int, optional
-        n. With a concept it must match (a readable form is read over n
-        variables); without one the default is 10.
+        n, from 1 to 2¹⁶ (:data:`MAX_VARIABLES`). With a concept it must match
+        (a readable form is read over n variables); without one the default is 10.
     size : int, default 3
         Literals (conjunctions, disjunctions) or rules (decision lists) of a random target.
     bias : float or None, default 0.5
@@ -102,8 +109,10 @@ class ConceptStream(BlockStream):
     )
     variables: int | None = attrs.field(
         default=None,
-        validator=attrs.validators.optional(integer_at_least(1)),
-        metadata={"doc": "n, the number of bits (default: the concept's, or 10)"},
+        validator=attrs.validators.optional(integer_at_least(1, MAX_VARIABLES)),
+        metadata={
+            "doc": f"n, the number of bits (default: the concept's, or 10; at most {MAX_VARIABLES})"
+        },
     )
     size: int = attrs.field(
         default=3,
@@ -142,6 +151,10 @@ class ConceptStream(BlockStream):
             target = random_concept(self.kind, n, self.size, self.rng)
         elif self.variables is not None and target.variables != self.variables:
             raise ParameterError("variables", self.variables, f"the concept's {target.variables}")
+        if target.variables > MAX_VARIABLES:
+            raise ParameterError(
+                "concept", self.concept, f"a concept over at most {MAX_VARIABLES} variables"
+            )
         self._target = target
         regions = target.regions()
         for label in (1, -1):
@@ -159,6 +172,12 @@ class ConceptStream(BlockStream):
                     raise ParameterError(
                         "bias", self.bias, f"{only} or None", f"{target} has no {word} examples"
                     )
+
+    @classmethod
+    def footprint(cls, params: dict, rounds: int) -> Footprint:
+        """Its sizes (:func:`game.players.estimate`): n bytes a round, blocks of 256 × n."""
+        n = int(params.get("variables") or 10)
+        return Footprint(instance=n, entries=n, own=_BLOCK_BYTES * BLOCK * n, key="variables")
 
     @property
     def target(self) -> BooleanConcept:

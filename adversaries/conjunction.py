@@ -7,11 +7,14 @@ from typing import ClassVar
 import attrs
 import numpy as np
 
-from game.players import integer_at_least
+from game.players import Footprint, integer_at_least
 from game.theory.bounds import Bound, conjunction_lower_bound
 from game.theory.concepts import Literal, MonotoneConjunction
 
-__all__ = ["ConjunctionLowerBound"]
+__all__ = ["MAX_VARIABLES", "ConjunctionLowerBound"]
+
+#: The most variables: n rounds of n bits is n² bytes of record, 256 MiB at 2¹⁴.
+MAX_VARIABLES = 2**14
 
 
 @attrs.define(eq=False, on_setattr=attrs.setters.NO_OP)
@@ -32,7 +35,8 @@ class ConjunctionLowerBound:
     Parameters
     ----------
     variables : int
-        n ≥ 1, the length of the bit vectors and the number of rounds.
+        n, from 1 to 2¹⁴ (:data:`MAX_VARIABLES`): the length of the bit vectors
+        and the number of rounds, so a game records n² bits.
 
     Examples
     --------
@@ -48,11 +52,17 @@ class ConjunctionLowerBound:
     presents: ClassVar[str] = "bits"
 
     variables: int = attrs.field(
-        validator=integer_at_least(1),
+        validator=integer_at_least(1, MAX_VARIABLES),
         metadata={"doc": "n: the length of the bit vectors and the number of rounds"},
     )
     _included: list = attrs.field(init=False, factory=list, repr=False)
     _i: int = attrs.field(init=False, default=0, repr=False)
+
+    @classmethod
+    def footprint(cls, params: dict, rounds: int) -> Footprint:
+        """Its sizes (:func:`game.players.estimate`): n rounds of n bits."""
+        n = int(params.get("variables") or 1)
+        return Footprint(instance=n, entries=n, rounds=n, key="variables")
 
     def instance(self, history) -> np.ndarray | None:
         """All ones but bit i on round i; None after round n."""

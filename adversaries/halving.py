@@ -8,14 +8,22 @@ import attrs
 import numpy as np
 
 from game.errors import ParameterError
-from game.players import integer_at_least
+from game.players import Footprint, integer_at_least
 from game.theory import ExpertCertificate
 from game.theory.bounds import Bound, halving_lower_bound
 
 __all__ = ["HalvingLowerBound"]
 
-#: The largest n accepted: 2³⁰ experts is a gigabyte of advice per round.
-MAX_N = 30
+#: The largest n accepted: 2²⁶ experts is 64 MiB of advice a round and about
+#: 6 GB for the whole game (:meth:`HalvingLowerBound.footprint`); larger games
+#: are also refused up front when they cannot fit the machine's memory.
+MAX_N = 26
+
+#: Bytes per expert the adversary holds (its int64 index and the int64
+#: temporaries of one round's advice), and what a learner keeps per expert:
+#: measured with tracemalloc, 88 B per expert for a whole game at n = 20
+#: (20 B of recorded advice, about 68 B of players' state and temporaries).
+_OWN_PER_EXPERT = 24
 
 
 @attrs.define(eq=False, on_setattr=attrs.setters.NO_OP)
@@ -38,9 +46,10 @@ class HalvingLowerBound:
     Parameters
     ----------
     n : int, optional
-        log₂ N, from 0 to 30.
+        log₂ N, from 0 to 26 (:data:`MAX_N`): a game holds n rounds of N bytes
+        of advice and about 72 B per expert of state, 6 GB at n = 26.
     experts : int, optional
-        N, a power of two.
+        N, a power of two, at most 2²⁶.
 
     Examples
     --------
@@ -82,6 +91,19 @@ class HalvingLowerBound:
             self._bits = int(self.experts).bit_length() - 1
         else:
             self._bits = int(self.n)
+
+    @classmethod
+    def footprint(cls, params: dict, rounds: int) -> Footprint:
+        """Its sizes (:func:`game.players.estimate`): N bytes of advice a round, n rounds."""
+        if params.get("experts") is not None:
+            size, key = int(params["experts"]), "experts"
+            bits = max(size.bit_length() - 1, 0)
+        else:
+            bits, key = int(params.get("n") or 0), "n"
+            size = 1 << bits
+        return Footprint(
+            instance=size, entries=size, own=_OWN_PER_EXPERT * size, rounds=bits, key=key
+        )
 
     @property
     def size(self) -> int:

@@ -12,12 +12,20 @@ from typing import Any, ClassVar
 import attrs
 import numpy as np
 
-from adversaries.blocks import BlockStream
+from adversaries.blocks import BLOCK, BlockStream
 from game.errors import ParameterError
-from game.players import Source, integer_at_least, positive, rng_field
+from game.players import Footprint, Source, integer_at_least, positive, rng_field
 from game.theory import HalfspaceCertificate
 
-__all__ = ["SeparableStream"]
+__all__ = ["MAX_DIMENSION", "SeparableStream"]
+
+#: The largest dimension accepted: a block of 256 examples at d = 2¹⁶ is
+#: 128 MiB, and drawing it holds about four such arrays at once.
+MAX_DIMENSION = 2**16
+
+#: Arrays of one block's size that drawing a block holds at once (X, the
+#: Gaussian draws, their product with u, and the rows handed out).
+_BLOCK_COPIES = 4
 
 
 def _unit_direction(value):
@@ -58,7 +66,8 @@ class SeparableStream(BlockStream):
     Parameters
     ----------
     dimension : int
-        d ≥ 1.
+        d, from 1 to 2¹⁶ (:data:`MAX_DIMENSION`); a game records 8d bytes a
+        round and draws blocks of 256 × d floats.
     margin : float
         γ > 0, at most ``radius``.
     radius : float, default 1.0
@@ -82,7 +91,8 @@ class SeparableStream(BlockStream):
     lockstep: ClassVar[Source] = Source(plan=_lockstep_plan, examples=_lockstep_examples)
 
     dimension: int = attrs.field(
-        validator=integer_at_least(1, 2**20), metadata={"doc": "dimension d (at most 2^20)"}
+        validator=integer_at_least(1, MAX_DIMENSION),
+        metadata={"doc": f"dimension d (at most {MAX_DIMENSION})"},
     )
     margin: float = attrs.field(validator=positive, metadata={"doc": "margin γ of the separator"})
     radius: float = attrs.field(
@@ -108,6 +118,13 @@ class SeparableStream(BlockStream):
             entries = f"a vector of {self.dimension} entries"
             raise ParameterError("direction", self.direction, entries)
         self.direction.flags.writeable = False
+
+    @classmethod
+    def footprint(cls, params: dict, rounds: int) -> Footprint:
+        """Its sizes (:func:`game.players.estimate`): 8d bytes a round, blocks of 256 × d."""
+        d = int(params.get("dimension") or 1)
+        own = _BLOCK_COPIES * BLOCK * 8 * d
+        return Footprint(instance=8 * d, entries=d, own=own, key="dimension")
 
     def draw(self, n: int) -> tuple[np.ndarray, np.ndarray]:
         """The next ``n`` examples drawn from the stream's distribution, as (X, y)."""

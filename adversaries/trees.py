@@ -19,7 +19,7 @@ import networkx as nx
 import numpy as np
 
 from game.errors import ParameterError, check_instance
-from game.players import concept_class_field, integer_at_least
+from game.players import Footprint, concept_class_field, integer_at_least
 from game.theory import Certificate, HalfspaceCertificate
 from game.theory.bounds import Bound, halfspace_tree_lower_bound, shattered_tree_lower_bound
 from game.theory.concepts import FiniteClass
@@ -171,7 +171,8 @@ class HalfspaceTreeAdversary:
     Parameters
     ----------
     dimension : int, default 2
-        2 ≤ d ≤ 2^20; the coordinates past the second are 0.
+        2 ≤ d ≤ 2^20; the coordinates past the second are 0. A game records
+        at most 52 instances of 8d bytes: 436 MB at d = 2^20.
 
     Notes
     -----
@@ -203,6 +204,12 @@ class HalfspaceTreeAdversary:
     _hi: float = attrs.field(init=False, default=1.0, repr=False)
     _q: float = attrs.field(init=False, default=0.5, repr=False)
     _t: int = attrs.field(init=False, default=0, repr=False)
+
+    @classmethod
+    def footprint(cls, params: dict, rounds: int) -> Footprint:
+        """Its sizes (:func:`game.players.estimate`): 8d bytes a round, at most 52 rounds."""
+        d = int(params.get("dimension", 2))
+        return Footprint(instance=8 * d, entries=d, rounds=cls.MAX_ROUNDS, key="dimension")
 
     def instance(self, history) -> np.ndarray | None:
         """v = (q, 1, 0, …) with q the midpoint of the thresholds still consistent."""

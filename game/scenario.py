@@ -79,7 +79,16 @@ from game.errors import (
     check_instance,
     check_integer,
 )
-from game.players import DATA_SUFFIXES, SUPPLIES_ATTRIBUTE, kinds_clash, lookup, parameters
+from game.players import (
+    DATA_SUFFIXES,
+    SUPPLIES_ATTRIBUTE,
+    Estimate,
+    check_fits,
+    estimate,
+    kinds_clash,
+    lookup,
+    parameters,
+)
 from game.theory import (
     LOSSES,
     MAX_DEPTH,
@@ -486,6 +495,48 @@ class Scenario:
                 raise self._fail(key, str(exc)) from None
         return read_array_file(full, fail=fail)
 
+    def estimate(self, rounds: int | None = None, *, available: int | None = None) -> Estimate:
+        """The memory a game of this scenario needs, refused up front when it cannot fit.
+
+        Estimated from the players' declared sizes and the rounds
+        (:func:`game.players.estimate`) before anything is built, and compared
+        with the machine's available memory (:func:`game.players.available_memory`).
+
+        Parameters
+        ----------
+        rounds : int, optional
+            Override the scenario's rounds.
+        available : int, optional
+            Bytes available (default: what the machine says).
+
+        Raises
+        ------
+        ScenarioError
+            Naming the key that makes the game large (``rounds``,
+            ``adversary.n``, ``adversary.dimension``) and the estimate.
+
+        Examples
+        --------
+        >>> from game.scenario import scenario_from_dict
+        >>> sc = scenario_from_dict({"rounds": 64, "learner": {"name": "halving"},
+        ...     "adversary": {"name": "halving-lower-bound", "n": 28}})
+        >>> sc.estimate(available=8 * 10**9)
+        Traceback (most recent call last):
+        ...
+        game.errors.ScenarioError: <scenario>: adversary.n: n = 28 ... needs about 27 GB, 8.0 GB ...
+        """
+        rounds = self.rounds if rounds is None else rounds
+        declared = {}
+        for role in ("learner", "adversary"):  # the tables as written: no data file is read
+            table = dict(self.spec[role])
+            try:
+                declared[role] = (lookup(table.pop("name", None), role), table)
+            except (UnknownPlayerError, TypeError):
+                declared[role] = self.player_spec(role)  # raises, naming ROLE.name
+        (learner, learner_params), (adversary, adversary_params) = declared.values()
+        found = estimate(learner, learner_params, adversary, adversary_params, rounds=rounds)
+        return check_fits(found, available=available, where=str(self.source))
+
     def build(self, seed: int | None = None) -> tuple[Any, Any]:
         """The learner and the adversary, with generators from ``SeedSequence(seed).spawn(2)``.
 
@@ -587,6 +638,7 @@ class Scenario:
         if snapshots is not None:
             snapshots = check_choice("snapshots", snapshots, (False, True))
         check = check_choice("check", check, (False, True))
+        self.estimate(rounds)  # refused before anything is built or played
         learner, adversary = self.build(seed)
         meta = self.meta(seed=seed, rounds=rounds, snapshots=snapshots)
         spec = meta["scenario"]["spec"]

@@ -29,7 +29,7 @@ from game.players import integer_at_least, one_of
 from game.theory.bounds import Bound, conjunction_bound, decision_list_bound, winnow_bound
 from game.theory.concepts import BooleanConcept, Conjunction, Disjunction, Literal
 
-__all__ = ["ConjunctionLearner", "DecisionListLearner", "Winnow"]
+__all__ = ["MAX_VARIABLES", "ConjunctionLearner", "DecisionListLearner", "Winnow"]
 
 
 def _bits(x) -> np.ndarray:
@@ -37,11 +37,18 @@ def _bits(x) -> np.ndarray:
     return x if x.dtype == np.bool_ else x != 0
 
 
+#: The most variables a learner accepts (as many as :class:`adversaries.ConceptStream` draws).
+MAX_VARIABLES = 2**16
+
+
 def _variables_field() -> Any:
     return attrs.field(
         default=None,
-        validator=attrs.validators.optional(integer_at_least(1)),
-        metadata={"doc": "n, the length of the bit vectors (default: from the first instance)"},
+        validator=attrs.validators.optional(integer_at_least(1, MAX_VARIABLES)),
+        metadata={
+            "doc": "n, the length of the bit vectors (default: from the first instance; "
+            f"at most {MAX_VARIABLES})"
+        },
     )
 
 
@@ -70,7 +77,8 @@ class ConjunctionLearner:
     Parameters
     ----------
     variables : int, optional
-        n; by default the length of the first instance.
+        n, at most 2¹⁶ (:data:`MAX_VARIABLES`); by default the length of the
+        first instance.
 
     Notes
     -----
@@ -193,7 +201,8 @@ class DecisionListLearner:
     Parameters
     ----------
     variables : int, optional
-        n; by default the length of the first instance.
+        n, at most 2¹⁶ (:data:`MAX_VARIABLES`); by default the length of the
+        first instance.
 
     Notes
     -----
@@ -355,7 +364,8 @@ class Winnow:
     variant : {"elimination", "halving"}, default "elimination"
         What a false positive does to the active weights.
     variables : int, optional
-        n, the threshold; by default the length of the first instance.
+        n, the threshold, at most 2¹⁶ (:data:`MAX_VARIABLES`); by default the
+        length of the first instance.
 
     Notes
     -----

@@ -72,6 +72,7 @@ from learners._experts_lockstep import EXPONENTIAL_WEIGHTS, HALVING, WEIGHTED_MA
 from learners._weights import Weights
 
 __all__ = [
+    "MAX_EXPERTS",
     "ExponentialWeights",
     "Halving",
     "RandomizedWeightedMajority",
@@ -147,11 +148,18 @@ def _theorem_16_3(transcript, n: int, eta: float, experts_loss: str) -> Bound:
     )
 
 
+#: The most experts a learner accepts: 2²⁸ weights are 2 GiB of floats.
+MAX_EXPERTS = 1 << 28
+
+
 def _experts_field() -> Any:
     return attrs.field(
         default=None,
-        validator=attrs.validators.optional(integer_at_least(1)),
-        metadata={"doc": "N, the number of experts (default: from the first advice vector)"},
+        validator=attrs.validators.optional(integer_at_least(1, MAX_EXPERTS)),
+        metadata={
+            "doc": f"N, the number of experts (default: from the first advice vector; "
+            f"at most {MAX_EXPERTS:,})"
+        },
     )
 
 
@@ -203,7 +211,8 @@ class Halving:
         The class whose hypotheses are the experts; instances are then points.
         A scenario hands it the ``[concept_class]`` table's class.
     experts : int, optional
-        N; by default the length of the first advice vector (or the class's size).
+        N, at most 2²⁸ (:data:`MAX_EXPERTS`); by default the length of the first
+        advice vector (or the class's size).
 
     Notes
     -----
@@ -385,7 +394,8 @@ class WeightedMajority:
     beta : float, default 0.5
         β in (0, 1).
     experts : int, optional
-        N; by default the length of the first advice vector.
+        N, at most 2²⁸ (:data:`MAX_EXPERTS`); by default the length of the first
+        advice vector.
 
     Notes
     -----
@@ -526,7 +536,8 @@ class RandomizedWeightedMajority(WeightedMajority):
     rng : numpy.random.Generator
         Draws the coin (one uniform number a round).
     experts : int, optional
-        N; by default the length of the first advice vector.
+        N, at most 2²⁸ (:data:`MAX_EXPERTS`); by default the length of the first
+        advice vector.
     reveal : {"distribution", "draw"}, default "distribution"
         What ``predict`` shows the adversary: the mixture p, or the drawn label.
 
@@ -670,7 +681,8 @@ class ExponentialWeights:
     loss : {"absolute", "squared", "zero-one"}, default "absolute"
         The loss the experts are graded with; a scenario passes its own.
     experts : int, optional
-        N; by default the length of the first advice vector.
+        N, at most 2²⁸ (:data:`MAX_EXPERTS`); by default the length of the first
+        advice vector.
     loss_bound : float, optional
         A known bound L̃ > 0 on the best expert's loss: η is then
         :func:`tuned_eta` (N, L̃) (Corollary 16.4) in place of ``eta``.

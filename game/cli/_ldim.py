@@ -10,12 +10,21 @@ The class is a builder of :mod:`game.theory.concepts` followed by its integer
 arguments, or a ``.npy`` / ``.csv`` file holding a ±1 matrix (hypotheses ×
 points). ``--tree FILE`` writes a shattered tree of depth Ldim as GraphML
 (``.graphml``) or Graphviz DOT (``.dot``).
+
+Before the search the memory it needs is estimated from the class's size
+(:func:`game.players.ldim_estimate`, about 10 bytes per hypothesis × point):
+a class whose search cannot fit the machine's available memory is refused
+up front with the estimate (exit 2), and a class of more than 10⁸ cells is
+announced on stderr with its estimate, since its search can take minutes.
+The search itself shows no progress: its depth-first questions have no
+known total.
 """
 
 from __future__ import annotations
 
 import argparse
 import inspect
+import sys
 import time
 from pathlib import Path
 
@@ -24,9 +33,10 @@ from rich.table import Table
 from rich.text import Text
 
 from game.errors import GameError, ParameterError
+from game.players import LDIM_LONG_CELLS, available_memory, format_bytes, ldim_estimate
 from game.theory.concepts import BUILDERS, FiniteClass, build_class
 
-__all__ = ["add_parser", "load_class_argument", "run"]
+__all__ = ["add_parser", "check_search_size", "load_class_argument", "run"]
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
@@ -84,6 +94,51 @@ def load_class_argument(name: str, args: list[str]) -> FiniteClass:
     )
 
 
+def check_search_size(name: str, cls: FiniteClass, available: int | None = None) -> str | None:
+    """Refuse a class whose Ldim search cannot fit in memory; a note when it will be long.
+
+    Parameters
+    ----------
+    name : str
+        The class as named on the command line.
+    cls : FiniteClass
+        The class.
+    available : int, optional
+        Bytes available (default: :func:`game.players.available_memory`).
+
+    Returns
+    -------
+    str or None
+        A line announcing a long search (over 10⁸ cells), else None.
+
+    Raises
+    ------
+    GameError
+        Naming the class, its size and the estimate, when it cannot fit.
+
+    Examples
+    --------
+    >>> from game.theory.concepts import thresholds
+    >>> check_search_size("thresholds", thresholds(7)) is None
+    True
+    >>> check_search_size("thresholds", thresholds(8192), available=10**8)
+    Traceback (most recent call last):
+    ...
+    game.errors.GameError: thresholds: a class of 8,193 hypotheses × 8,192 points needs about ...
+    """
+    found = ldim_estimate(cls.n_hypotheses, cls.n_points)
+    if available is None:
+        available = available_memory()
+    if available is not None and found.bytes > available:
+        raise GameError(
+            f"{name}: {found.describe()} for its Littlestone-dimension search, "
+            f"{format_bytes(available)} available"
+        )
+    if cls.n_hypotheses * cls.n_points > LDIM_LONG_CELLS:
+        return f"{name}: {found.describe()}; the search may take minutes"
+    return None
+
+
 def run(args: argparse.Namespace, console: Console) -> int:
     """Compute and print the dimension; write the tree when asked."""
     from game.theory.littlestone import littlestone_tree, vcdim, write_tree
@@ -91,6 +146,9 @@ def run(args: argparse.Namespace, console: Console) -> int:
     cls = load_class_argument(args.cls, list(args.args))
     if args.tree is not None and args.tree.suffix not in (".graphml", ".dot", ".gv"):
         raise GameError(f"{args.tree}: trees are written as .graphml or .dot")
+    note = check_search_size(args.cls, cls)
+    if note is not None:
+        print(note, file=sys.stderr)
     start = time.perf_counter()
     d = cls.engine.ldim()
     elapsed = time.perf_counter() - start

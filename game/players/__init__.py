@@ -1,5 +1,6 @@
 """What the framework knows of a player: the fields it declares (generator,
-loss, concept class, data), the registry of names, and the lockstep protocol.
+loss, concept class, data), the registry of names, the lockstep protocol, and
+the sizes it declares (the memory estimate that refuses a game up front).
 """
 
 from game.players._lockstep import LockstepLearner, Source, kernel_for, rounds_of
@@ -35,24 +36,48 @@ from game.players._registry import (
     registered_for_now,
     role_of,
 )
+from game.players._sizes import (
+    LDIM_BYTES_PER_CELL,
+    LDIM_LONG_CELLS,
+    LEARNER_BYTES_PER_ENTRY,
+    ROUND_BYTES,
+    Estimate,
+    Footprint,
+    available_memory,
+    check_fits,
+    estimate,
+    format_bytes,
+    ldim_estimate,
+)
 
 __all__ = [
     "BUILTIN",
     "DATA_SUFFIXES",
     "ENTRY_POINT_GROUP",
+    "LDIM_BYTES_PER_CELL",
+    "LDIM_LONG_CELLS",
+    "LEARNER_BYTES_PER_ENTRY",
+    "ROUND_BYTES",
     "SUPPLIED",
     "SUPPLIES_ATTRIBUTE",
+    "Estimate",
+    "Footprint",
     "LockstepLearner",
     "Source",
+    "available_memory",
     "broken_entry_points",
+    "check_fits",
     "concept_class_field",
     "data_field",
     "describe_player",
+    "estimate",
+    "format_bytes",
     "generator",
     "integer_at_least",
     "is_data_field",
     "kernel_for",
     "kinds_clash",
+    "ldim_estimate",
     "learners_for",
     "lookup",
     "loss_field",

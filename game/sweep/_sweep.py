@@ -318,7 +318,9 @@ def sweep(
     Raises
     ------
     ScenarioError
-        A bad scenario, grid key or grid value, before any game is played.
+        A bad scenario, grid key or grid value, or a game too large for the
+        machine's available memory (:meth:`Scenario.estimate`), before any
+        game is played.
     ParameterError
         A bad argument: seeds, workers, chunk size, a flag that is not a bool,
         ``progress`` not a bool, None or a callable, a scenario or folder that
@@ -343,6 +345,8 @@ def sweep(
             f"at most {MAX_GAMES:,} games over the grid's {len(points):,} points",
             f"{len(points) * len(seed_list):,} games",
         )
+    for point in points:  # each point's game refused up front when it cannot fit in memory
+        point.scenario.estimate()
     if workers is not None:
         workers = check_integer("workers", workers, low=1)
     if chunk_size is not None:

@@ -90,7 +90,7 @@ def test_conjunction_learner_has_no_bound_without_a_conjunction_certificate():
 def test_variables_is_checked_and_sets_the_initial_state():
     assert ConjunctionLearner(variables=3).snapshot()["literals"] == 6.0
     assert ConjunctionLearner().snapshot()["literals"] == 0.0
-    with pytest.raises(ValueError, match="variables must be an integer ≥ 1, got 0"):
+    with pytest.raises(ValueError, match="variables must be an integer between 1 and 65536, got 0"):
         ConjunctionLearner(variables=0)
 
 

@@ -667,6 +667,8 @@ class FiniteClassCertificate(Certificate):
 def bit_vectors(n: int) -> np.ndarray:
     """The 2ⁿ points of {0, 1}ⁿ as a bool matrix: row i is i in binary, x1 first.
 
+    ``n`` is at most :data:`MAX_BITS` = 12.
+
     Examples
     --------
     >>> bit_vectors(2).astype(int).tolist()
@@ -684,7 +686,8 @@ def _point_names(n: int) -> list[str]:
 def thresholds(n: int) -> FiniteClass:
     """Thresholds on the points 0, …, n − 1: h_θ(x) = +1 iff x ≥ θ, θ = 0, …, n.
 
-    Its Littlestone dimension is ⌊log₂(n + 1)⌋ (binary search on θ).
+    Its Littlestone dimension is ⌊log₂(n + 1)⌋ (binary search on θ). ``n`` is
+    at most 8192 (a 64 MiB matrix).
 
     Examples
     --------
@@ -701,7 +704,8 @@ def thresholds(n: int) -> FiniteClass:
 def intervals(n: int) -> FiniteClass:
     """Intervals [a, b] ∩ {0, …, n − 1} with a ≤ b, and the empty interval first.
 
-    n(n + 1)/2 + 1 hypotheses, ordered (a, b) lexicographically after ∅.
+    n(n + 1)/2 + 1 hypotheses, ordered (a, b) lexicographically after ∅. ``n``
+    is at most 512 (131,329 hypotheses, a 64 MiB matrix).
 
     Examples
     --------
@@ -721,7 +725,7 @@ def singletons(n: int) -> FiniteClass:
     """Singletons on n points: h_i(x) = +1 iff x = i (no empty hypothesis).
 
     Its Littlestone dimension is 1 for n ≥ 2 (Shalev-Shwartz & Ben-David §21.1.1,
-    Example 21.3): one mistake reveals i.
+    Example 21.3): one mistake reveals i. ``n`` is from 1 to 8192 (a 64 MiB matrix).
     """
     n = check_integer("n", n, low=1, high=8192)
     matrix = np.where(np.eye(n, dtype=bool), 1, -1).astype(np.int8)
@@ -731,7 +735,7 @@ def singletons(n: int) -> FiniteClass:
 def all_functions(m: int) -> FiniteClass:
     """All 2^m labellings of m points (row i labels point j by bit j of i, +1 for 1).
 
-    Its Littlestone dimension is m.
+    Its Littlestone dimension is m. ``m`` is at most 20 (2²⁰ hypotheses).
     """
     m = check_integer("m", m, low=0, high=20)
     i = np.arange(1 << m)
@@ -743,7 +747,8 @@ def all_functions(m: int) -> FiniteClass:
 def parities(n: int) -> FiniteClass:
     """Parities over {0, 1}ⁿ: h_S(x) = +1 iff Σ_{i∈S} x_i is odd, for every S ⊆ {1, …, n}.
 
-    2ⁿ hypotheses (S = ∅ is the constant −1); Littlestone dimension n.
+    2ⁿ hypotheses (S = ∅ is the constant −1); Littlestone dimension n. ``n`` is
+    at most :data:`MAX_BITS` = 12 (a 16 MiB matrix).
     """
     n = check_integer("n", n, low=0, high=MAX_BITS)
     X = bit_vectors(n).astype(np.int64)
@@ -760,7 +765,8 @@ def conjunctions(n: int) -> FiniteClass:
 
     Each variable appears positive, negated or not at all (3ⁿ conjunctions, the
     empty one being ``True``), plus the contradictory conjunctions, all equal to
-    ``False`` (the elimination algorithm's starting hypothesis): 3ⁿ + 1.
+    ``False`` (the elimination algorithm's starting hypothesis): 3ⁿ + 1. ``n``
+    is at most 10 (59,050 hypotheses × 1,024 points, 60 MB).
     """
     n = check_integer("n", n, low=0, high=10)
     X = bit_vectors(n)
@@ -785,7 +791,8 @@ def monotone_conjunctions(n: int) -> FiniteClass:
     """Conjunctions of positive literals over {0, 1}ⁿ: 2ⁿ of them (``True`` the empty one).
 
     Littlestone dimension n: seed 003's adversary forces n mistakes, and 2ⁿ
-    hypotheses allow no more than log₂ 2ⁿ = n.
+    hypotheses allow no more than log₂ 2ⁿ = n. ``n`` is at most :data:`MAX_BITS`
+    = 12 (a 16 MiB matrix).
     """
     n = check_integer("n", n, low=0, high=MAX_BITS)
     X = bit_vectors(n)
@@ -805,7 +812,9 @@ def decision_lists(n: int, length: int) -> FiniteClass:
     A list ``if ℓ1 then b1 elif ℓ2 then b2 … else b`` labels x by the first
     rule whose literal ℓ_i (x_j or ¬x_j) is true, else by b. Lists computing
     the same function are one hypothesis, named by the shortest list found
-    first (rules added in the order x1, ¬x1, x2, …, label + before −).
+    first (rules added in the order x1, ¬x1, x2, …, label + before −). ``n`` is
+    at most 6 and ``length`` at most 64; the search stops at
+    :data:`MAX_HYPOTHESES` distinct functions.
 
     Examples
     --------

@@ -19,8 +19,8 @@ from learners.perceptron import Perceptron
 STOP = 183
 
 LONG = """\
-description = "a game of 10^9 rounds, interrupted"
-rounds = 1_000_000_000
+description = "a game of 10^7 rounds, interrupted"
+rounds = 10_000_000
 seed = 0
 loss = "zero-one"
 
@@ -62,7 +62,7 @@ def replayed(capsys, path: Path) -> tuple[int, list[str], str]:
 
 @pytest.fixture
 def interrupted(tmp_path, register, monkeypatch) -> Path:
-    """The transcript of a 10^9-round scenario interrupted after STOP rounds."""
+    """The transcript of a 10^7-round scenario interrupted after STOP rounds."""
     register("interrupted-stream", InterruptedStream)
     monkeypatch.chdir(tmp_path)
     (tmp_path / "long.toml").write_text(LONG)
@@ -75,7 +75,7 @@ def test_an_interrupted_run_replays_its_recorded_rounds_only(capsys, interrupted
     record = Transcript.load(interrupted)
     assert record.status == "aborted" and len(record) == STOP  # the record this is about
     status, out, err = replayed(capsys, interrupted)
-    # a replay of round STOP + 1 would be interrupted again (130), and of the scenario, 10^9 rounds
+    # a replay of round STOP + 1 would be interrupted again (130), and of the scenario, 10^7 rounds
     assert status == 0, err
     assert out[0] == (
         "the transcript is of an aborted run (reason: KeyboardInterrupt), "
