@@ -275,7 +275,8 @@ def test_csv_refusals_name_row_and_column(folder, text, expected):
 def test_labels_from_a_file_are_named_by_the_file_not_their_values(folder):
     (folder / "data" / "y2.csv").write_text("1\n7\n-1\n")
     message = data_error(folder, "labels", "data/y2.csv", "got the data file 'data/y2.csv'")
-    assert "row 2 is neither" in message and "7" not in message
+    said = message.split(": adversary.labels: ", 1)[1]  # the folder's name may hold a 7
+    assert "row 2 is neither" in said and "7" not in said
 
 
 def test_a_data_path_that_is_a_directory_is_not_a_regular_file(folder):
