@@ -69,7 +69,7 @@ class ConceptStream(BlockStream):
     kind : {"conjunction", "monotone-conjunction", "disjunction", "decision-list"}
         The kind of random target (default "conjunction"); ignored with a concept.
     variables : int, optional
-        n, from 1 to 2¹⁶ (:data:`MAX_VARIABLES`). With a concept it must match
+        n, from 1 to 2¹⁶ (``MAX_VARIABLES``). With a concept it must match
         (a readable form is read over n variables); without one the default is 10.
     size : int, default 3
         Literals (conjunctions, disjunctions) or rules (decision lists) of a random target.

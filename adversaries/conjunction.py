@@ -35,7 +35,7 @@ class ConjunctionLowerBound:
     Parameters
     ----------
     variables : int
-        n, from 1 to 2¹⁴ (:data:`MAX_VARIABLES`): the length of the bit vectors
+        n, from 1 to 2¹⁴ (``MAX_VARIABLES``): the length of the bit vectors
         and the number of rounds, so a game records n² bits.
 
     Examples

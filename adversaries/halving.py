@@ -46,7 +46,7 @@ class HalvingLowerBound:
     Parameters
     ----------
     n : int, optional
-        log₂ N, from 0 to 26 (:data:`MAX_N`): a game holds n rounds of N bytes
+        log₂ N, from 0 to 26 (``MAX_N``): a game holds n rounds of N bytes
         of advice and about 72 B per expert of state, 6 GB at n = 26.
     experts : int, optional
         N, a power of two, at most 2²⁶.

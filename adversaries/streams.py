@@ -66,7 +66,7 @@ class SeparableStream(BlockStream):
     Parameters
     ----------
     dimension : int
-        d, from 1 to 2¹⁶ (:data:`MAX_DIMENSION`); a game records 8d bytes a
+        d, from 1 to 2¹⁶ (``MAX_DIMENSION``); a game records 8d bytes a
         round and draws blocks of 256 × d floats.
     margin : float
         γ > 0, at most ``radius``.

@@ -77,7 +77,7 @@ class ConjunctionLearner:
     Parameters
     ----------
     variables : int, optional
-        n, at most 2¹⁶ (:data:`MAX_VARIABLES`); by default the length of the
+        n, at most 2¹⁶ (``MAX_VARIABLES``); by default the length of the
         first instance.
 
     Notes
@@ -201,7 +201,7 @@ class DecisionListLearner:
     Parameters
     ----------
     variables : int, optional
-        n, at most 2¹⁶ (:data:`MAX_VARIABLES`); by default the length of the
+        n, at most 2¹⁶ (``MAX_VARIABLES``); by default the length of the
         first instance.
 
     Notes
@@ -364,7 +364,7 @@ class Winnow:
     variant : {"elimination", "halving"}, default "elimination"
         What a false positive does to the active weights.
     variables : int, optional
-        n, the threshold, at most 2¹⁶ (:data:`MAX_VARIABLES`); by default the
+        n, the threshold, at most 2¹⁶ (``MAX_VARIABLES``); by default the
         length of the first instance.
 
     Notes

@@ -211,7 +211,7 @@ class Halving:
         The class whose hypotheses are the experts; instances are then points.
         A scenario hands it the ``[concept_class]`` table's class.
     experts : int, optional
-        N, at most 2²⁸ (:data:`MAX_EXPERTS`); by default the length of the first
+        N, at most 2²⁸ (``MAX_EXPERTS``); by default the length of the first
         advice vector (or the class's size).
 
     Notes
@@ -394,7 +394,7 @@ class WeightedMajority:
     beta : float, default 0.5
         β in (0, 1).
     experts : int, optional
-        N, at most 2²⁸ (:data:`MAX_EXPERTS`); by default the length of the first
+        N, at most 2²⁸ (``MAX_EXPERTS``); by default the length of the first
         advice vector.
 
     Notes
@@ -536,7 +536,7 @@ class RandomizedWeightedMajority(WeightedMajority):
     rng : numpy.random.Generator
         Draws the coin (one uniform number a round).
     experts : int, optional
-        N, at most 2²⁸ (:data:`MAX_EXPERTS`); by default the length of the first
+        N, at most 2²⁸ (``MAX_EXPERTS``); by default the length of the first
         advice vector.
     reveal : {"distribution", "draw"}, default "distribution"
         What ``predict`` shows the adversary: the mixture p, or the drawn label.
@@ -681,7 +681,7 @@ class ExponentialWeights:
     loss : {"absolute", "squared", "zero-one"}, default "absolute"
         The loss the experts are graded with; a scenario passes its own.
     experts : int, optional
-        N, at most 2²⁸ (:data:`MAX_EXPERTS`); by default the length of the first
+        N, at most 2²⁸ (``MAX_EXPERTS``); by default the length of the first
         advice vector.
     loss_bound : float, optional
         A known bound L̃ > 0 on the best expert's loss: η is then

@@ -109,7 +109,7 @@ def _text_part(seeds: str, part: str) -> range:
 
 
 def _capped(seeds: Any, count: int) -> None:
-    """Refuse more seeds than a sweep holds (:data:`MAX_GAMES`), before any is listed."""
+    """Refuse more seeds than a sweep holds (``MAX_GAMES``), before any is listed."""
     if count > MAX_GAMES:
         raise ParameterError(
             "seeds",
@@ -125,7 +125,7 @@ def parse_seeds(seeds: Any) -> Sequence[int]:
     Text is a comma-separated list of seeds and ranges ``A:B`` (B excluded)
     or ``A:B:STEP``, each holding at least one seed, with a positive step.
     Seeds are non-negative integers without repeats, at most
-    :data:`MAX_GAMES` of them. A count, one range of text or a ``range`` stays
+    ``MAX_GAMES`` of them. A count, one range of text or a ``range`` stays
     a ``range`` (nothing is listed: ``"0:10000000"`` costs no memory); the
     size is checked before any list is built.
 

@@ -1,7 +1,7 @@
 """The games the conformance checks play: how long, and a referee that plays call by call.
 
 A check's game length is drawn from the check's own seed (:func:`game_length`),
-from :data:`MIN_ROUNDS` to :data:`MAX_ROUNDS`: every game runs well past the
+from :data:`MIN_ROUNDS` to ``MAX_ROUNDS``: every game runs well past the
 first hundred rounds, where a player's late faults show, and the checks of one
 player stop at different rounds. :class:`HandGame` plays the round of
 :mod:`game.protocol` one call at a time, as :func:`game.play` does (the players

@@ -667,7 +667,7 @@ class FiniteClassCertificate(Certificate):
 def bit_vectors(n: int) -> np.ndarray:
     """The 2ⁿ points of {0, 1}ⁿ as a bool matrix: row i is i in binary, x1 first.
 
-    ``n`` is at most :data:`MAX_BITS` = 12.
+    ``n`` is at most ``MAX_BITS`` = 12.
 
     Examples
     --------
@@ -748,7 +748,7 @@ def parities(n: int) -> FiniteClass:
     """Parities over {0, 1}ⁿ: h_S(x) = +1 iff Σ_{i∈S} x_i is odd, for every S ⊆ {1, …, n}.
 
     2ⁿ hypotheses (S = ∅ is the constant −1); Littlestone dimension n. ``n`` is
-    at most :data:`MAX_BITS` = 12 (a 16 MiB matrix).
+    at most ``MAX_BITS`` = 12 (a 16 MiB matrix).
     """
     n = check_integer("n", n, low=0, high=MAX_BITS)
     X = bit_vectors(n).astype(np.int64)
@@ -791,7 +791,7 @@ def monotone_conjunctions(n: int) -> FiniteClass:
     """Conjunctions of positive literals over {0, 1}ⁿ: 2ⁿ of them (``True`` the empty one).
 
     Littlestone dimension n: seed 003's adversary forces n mistakes, and 2ⁿ
-    hypotheses allow no more than log₂ 2ⁿ = n. ``n`` is at most :data:`MAX_BITS`
+    hypotheses allow no more than log₂ 2ⁿ = n. ``n`` is at most ``MAX_BITS``
     = 12 (a 16 MiB matrix).
     """
     n = check_integer("n", n, low=0, high=MAX_BITS)
@@ -814,7 +814,7 @@ def decision_lists(n: int, length: int) -> FiniteClass:
     the same function are one hypothesis, named by the shortest list found
     first (rules added in the order x1, ¬x1, x2, …, label + before −). ``n`` is
     at most 6 and ``length`` at most 64; the search stops at
-    :data:`MAX_HYPOTHESES` distinct functions.
+    ``MAX_HYPOTHESES`` distinct functions.
 
     Examples
     --------

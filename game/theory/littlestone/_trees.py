@@ -263,7 +263,7 @@ def halfspace_tree(depth: int, dimension: int = 2) -> LittlestoneTree:
     Parameters
     ----------
     depth : int
-        0 ≤ depth ≤ :data:`MAX_HALFSPACE_DEPTH` (the tree has 2^(depth+1) − 1 nodes).
+        0 ≤ depth ≤ ``MAX_HALFSPACE_DEPTH`` (the tree has 2^(depth+1) − 1 nodes).
     dimension : int, default 2
         d ≥ 2; the coordinates past the second are 0.
 
