@@ -68,7 +68,7 @@ from typing import Any
 import attrs
 import numpy as np
 
-from game.engine import play
+from game.engine import KEEP, play
 from game.errors import (
     ExpectationError,
     GameError,
@@ -84,6 +84,7 @@ from game.players import (
     SUPPLIES_ATTRIBUTE,
     Estimate,
     check_fits,
+    choose_keep,
     estimate,
     kinds_clash,
     lookup,
@@ -495,7 +496,14 @@ class Scenario:
                 raise self._fail(key, str(exc)) from None
         return read_array_file(full, fail=fail)
 
-    def estimate(self, rounds: int | None = None, *, available: int | None = None) -> Estimate:
+    def estimate(
+        self,
+        rounds: int | None = None,
+        *,
+        available: int | None = None,
+        keep: str | None = "memory",
+        folder: Any = None,
+    ) -> Estimate:
         """The memory a game of this scenario needs, refused up front when it cannot fit.
 
         Estimated from the players' declared sizes and the rounds
@@ -508,6 +516,12 @@ class Scenario:
             Override the scenario's rounds.
         available : int, optional
             Bytes available (default: what the machine says).
+        keep : {"memory", "disk"} or None, default "memory"
+            Where the game keeps its rounds (:func:`game.play`); on disk, the
+            rounds must fit the free space of ``folder`` instead of the memory.
+            None: either way will do (:func:`game.players.choose_keep`).
+        folder : path-like, optional
+            The folder that keeps the rounds on disk (default: the system's temporary folder).
 
         Raises
         ------
@@ -535,7 +549,12 @@ class Scenario:
                 declared[role] = self.player_spec(role)  # raises, naming ROLE.name
         (learner, learner_params), (adversary, adversary_params) = declared.values()
         found = estimate(learner, learner_params, adversary, adversary_params, rounds=rounds)
-        return check_fits(found, available=available, where=str(self.source))
+        if keep is None:
+            choose_keep(found, available=available, folder=folder, where=str(self.source))
+            return found
+        return check_fits(
+            found, available=available, where=str(self.source), keep=keep, folder=folder
+        )
 
     def build(self, seed: int | None = None) -> tuple[Any, Any]:
         """The learner and the adversary, with generators from ``SeedSequence(seed).spawn(2)``.
@@ -611,6 +630,7 @@ class Scenario:
         snapshots: bool | None = None,
         check: bool = True,
         progress: Any = None,
+        keep: str | None = None,
     ) -> Transcript:
         """Play the scenario and check ``[expect]``.
 
@@ -630,6 +650,11 @@ class Scenario:
             The progress display while the game runs, as :func:`game.play` takes it
             (True: the default bar; a callable ``progress(done, rounds)``, with a
             ``step`` method to show the steps of the game's end).
+        keep : {"memory", "disk"}, optional
+            Where the game keeps its rounds, as :func:`game.play` takes it. By
+            default on disk when the record of its rounds would take more than
+            half the available memory (:func:`game.players.choose_keep`), else
+            in memory.
         """
         if seed is not None:
             seed = check_integer("seed", seed, low=0)
@@ -638,7 +663,14 @@ class Scenario:
         if snapshots is not None:
             snapshots = check_choice("snapshots", snapshots, (False, True))
         check = check_choice("check", check, (False, True))
-        self.estimate(rounds)  # refused before anything is built or played
+        if keep is not None:
+            keep = check_choice("keep", keep, KEEP)
+        folder = None
+        if isinstance(out, str | os.PathLike):  # anything else is refused by play, naming out
+            folder = os.path.dirname(os.path.abspath(out))
+        found = self.estimate(rounds, keep=keep, folder=folder)  # refused before anything is built
+        if keep is None:
+            keep = choose_keep(found, folder=folder)
         learner, adversary = self.build(seed)
         meta = self.meta(seed=seed, rounds=rounds, snapshots=snapshots)
         spec = meta["scenario"]["spec"]
@@ -652,6 +684,7 @@ class Scenario:
             overwrite=overwrite,
             meta=meta,
             progress=progress,
+            keep=keep,
         )
         exact = seed is None and rounds is None
         if check:

@@ -4,6 +4,7 @@
 
     python -m game run SCENARIO [--out FILE | --no-out] [--force] [--seed N] [--rounds N]
         [--snapshots] [--plot FILE] [--plot-kind KIND] [--quiet | --progress]
+        [--keep memory|disk]
 
 SCENARIO is a ``.toml`` file or a built-in scenario's name
 (``python -m game run perceptron-separable``, from any folder). The summary is
@@ -16,6 +17,10 @@ it and renamed when the game ends; an interrupted or failed game keeps its
 complete rounds, marked aborted (see :func:`game.play`). A scenario's
 ``[expect]`` table is checked after the game (exactly only without ``--seed``
 or ``--rounds``): a failure exits with 1 after the summary is printed.
+
+A game whose rounds would take more than half the available memory keeps
+them on disk as it plays (``keep="disk"`` of :func:`game.play`, beside the
+transcript), so its memory stays what the players hold; ``--keep`` chooses.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from rich.table import Table
 from rich.text import Text
 
 from game.cli._output import check_out, rounds_bar, scenario_inputs
+from game.engine import KEEP
 from game.errors import ExpectationError
 from game.scenario import load_scenario
 from game.transcript import Transcript
@@ -56,6 +62,12 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--plot", type=Path, metavar="FILE", help="write a figure (.png, .svg, .pdf)")
     p.add_argument(
         "--plot-kind", default="mistakes", choices=KINDS, help="the figure (default mistakes)"
+    )
+    p.add_argument(
+        "--keep",
+        choices=KEEP,
+        help="keep the rounds in memory or on disk while the game runs (default: on disk "
+        "when they would take over half the available memory)",
     )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument(
@@ -133,6 +145,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
             snapshots=snapshots,
             check=False,
             progress=bar if bar.enabled else None,
+            keep=args.keep,
         )
     finally:
         bar.close()

@@ -37,6 +37,8 @@ from game.players._registry import (
     role_of,
 )
 from game.players._sizes import (
+    DISK_GAME_BYTES,
+    DISK_ROUND_BYTES,
     LDIM_BYTES_PER_CELL,
     LDIM_LONG_CELLS,
     LEARNER_BYTES_PER_ENTRY,
@@ -45,6 +47,7 @@ from game.players._sizes import (
     Footprint,
     available_memory,
     check_fits,
+    choose_keep,
     estimate,
     format_bytes,
     ldim_estimate,
@@ -53,6 +56,8 @@ from game.players._sizes import (
 __all__ = [
     "BUILTIN",
     "DATA_SUFFIXES",
+    "DISK_GAME_BYTES",
+    "DISK_ROUND_BYTES",
     "ENTRY_POINT_GROUP",
     "LDIM_BYTES_PER_CELL",
     "LDIM_LONG_CELLS",
@@ -67,6 +72,7 @@ __all__ = [
     "available_memory",
     "broken_entry_points",
     "check_fits",
+    "choose_keep",
     "concept_class_field",
     "data_field",
     "describe_player",

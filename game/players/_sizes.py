@@ -26,6 +26,12 @@ allocated without swapping), else ``os.sysconf("SC_AVPHYS_PAGES")`` times the
 page size (free pages: an underestimate where caches are large); where neither
 can be read nothing is refused.
 
+A game whose record would take more than half the available memory is played
+with its rounds on disk (:func:`choose_keep`, ``keep="disk"`` of
+:func:`game.play`): its memory is then what the players hold plus
+``DISK_GAME_BYTES``, and its record must fit the free space of the disk
+that keeps it (``DISK_ROUND_BYTES`` a round beside the instance).
+
 Examples
 --------
 >>> from game.players import estimate, Footprint
@@ -42,6 +48,8 @@ game.errors.ScenarioError: rounds: rounds = 1,000,000,000 needs about 150 GB, 8.
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from collections.abc import Mapping
 from typing import Any
 
@@ -50,6 +58,8 @@ import attrs
 from game.errors import ScenarioError
 
 __all__ = [
+    "DISK_GAME_BYTES",
+    "DISK_ROUND_BYTES",
     "LDIM_BYTES_PER_CELL",
     "LDIM_LONG_CELLS",
     "LEARNER_BYTES_PER_ENTRY",
@@ -58,6 +68,7 @@ __all__ = [
     "Footprint",
     "available_memory",
     "check_fits",
+    "choose_keep",
     "estimate",
     "format_bytes",
     "ldim_estimate",
@@ -66,6 +77,13 @@ __all__ = [
 #: Bytes the engine's record of one round costs beyond the instance's own bytes
 #: (prediction, label, update flag, loss and the columns' overhead; measured, see above).
 ROUND_BYTES = 150
+
+#: Bytes a game with its rounds on disk holds beyond what its players hold: the
+#: interpreter, the first mappings of its columns, and the blocks its end reads at a time.
+DISK_GAME_BYTES = 200 * 10**6
+
+#: Bytes a round takes on disk beside its instance: prediction, label and update.
+DISK_ROUND_BYTES = 10
 
 #: Bytes the Littlestone-dimension search holds per cell of the class
 #: (hypotheses × points): tracemalloc peaks of ``LdimEngine.ldim`` were 2.5 B a
@@ -128,6 +146,8 @@ class Estimate:
     bytes: int
     key: str
     what: str
+    record: int = 0  # of ``bytes``, what the record of the rounds takes (on disk with keep="disk")
+    disk: int = 0  # the bytes the rounds take on disk with keep="disk"
 
     def describe(self) -> str:
         """One phrase: what needs how much."""
@@ -223,6 +243,7 @@ def estimate(
     learned = _footprint(learner, learner_params, rounds)
     learner_own = learned.own if learned is not None else LEARNER_BYTES_PER_ENTRY * adv.entries
     per_round = played * (ROUND_BYTES + adv.instance)
+    on_disk = played * (DISK_ROUND_BYTES + adv.instance)
     held = adv.own + learner_own
     total = per_round + held
     # the size parameter is named when it sets the game's length, when what the
@@ -238,12 +259,43 @@ def estimate(
         what = f"{adv.key} = {value}" if value is not None else adv.key
         if adv.entries and adv.key in ("n", "experts"):
             what += f" ({adv.entries:,} experts)" if adv.key == "n" else ""
-        return Estimate(bytes=total, key=f"adversary.{adv.key}", what=what)
-    return Estimate(bytes=total, key="rounds", what=f"rounds = {rounds:,}")
+        return Estimate(
+            bytes=total, key=f"adversary.{adv.key}", what=what, record=per_round, disk=on_disk
+        )
+    return Estimate(
+        bytes=total, key="rounds", what=f"rounds = {rounds:,}", record=per_round, disk=on_disk
+    )
 
 
-def check_fits(found: Estimate, *, available: int | None = None, where: str = "") -> Estimate:
-    """Refuse a game that cannot fit the machine's available memory.
+def _disk_problem(found: Estimate, available: int | None, folder: str) -> str | None:
+    """Why the game cannot keep its rounds on disk in ``folder``, or None when it can."""
+    try:
+        free = shutil.disk_usage(folder).free
+    except OSError:
+        free = None
+    if free is not None and found.disk > free:
+        return (
+            f"its rounds need about {format_bytes(found.disk)} of disk, "
+            f"{format_bytes(free)} free in {folder}"
+        )
+    needed = found.bytes - found.record + DISK_GAME_BYTES
+    if available is not None and needed > available:
+        return (
+            f"with its rounds on disk it needs about {format_bytes(needed)}, "
+            f"{format_bytes(available)} available"
+        )
+    return None
+
+
+def check_fits(
+    found: Estimate,
+    *,
+    available: int | None = None,
+    where: str = "",
+    keep: str = "memory",
+    folder: str | os.PathLike | None = None,
+) -> Estimate:
+    """Refuse a game that cannot fit the machine's available memory (or, on disk, its disk).
 
     Parameters
     ----------
@@ -253,20 +305,93 @@ def check_fits(found: Estimate, *, available: int | None = None, where: str = ""
         Bytes available (default: :func:`available_memory`; None when unknown: nothing refused).
     where : str
         Put before the key in the error (a scenario's path).
+    keep : {"memory", "disk"}, default "memory"
+        Where the game keeps its rounds (:func:`game.play`): on disk the memory
+        needed is what the players hold plus ``DISK_GAME_BYTES``, and the
+        rounds must fit the free space of ``folder``.
+    folder : path-like, optional
+        The folder that keeps the rounds on disk (default: the system's temporary folder).
 
     Raises
     ------
     ScenarioError
         Naming the key and the estimate: "adversary.n: n = 28 needs about 19 GB, 8 GB available".
+
+    Examples
+    --------
+    >>> e = estimate(None, {}, None, {}, rounds=10**9)
+    >>> check_fits(e, available=8 * 2**30, keep="disk", folder="/") is e
+    True
     """
     if available is None:
         available = available_memory()
+    prefix = f"{where}: " if where else ""
+    if keep == "disk":
+        folder = tempfile.gettempdir() if folder is None else os.fspath(folder)
+        problem = _disk_problem(found, available, folder)
+        if problem is not None:
+            raise ScenarioError(f"{prefix}{found.key}: {found.what}: {problem}")
+        return found
     if available is not None and found.bytes > available:
-        prefix = f"{where}: " if where else ""
         raise ScenarioError(
             f"{prefix}{found.key}: {found.describe()}, {format_bytes(available)} available"
         )
     return found
+
+
+def choose_keep(
+    found: Estimate,
+    *,
+    available: int | None = None,
+    folder: str | os.PathLike | None = None,
+    where: str = "",
+) -> str:
+    """Where a game keeps its rounds: on disk when in memory they would take over half of it.
+
+    ``"memory"`` when the game fits the available memory with its record
+    taking at most half of it; else ``"disk"`` when it fits that way (the
+    players' own memory, and the rounds on the disk of ``folder``); else
+    ``"memory"`` if it fits at all; else a :class:`~game.errors.ScenarioError`
+    saying what each way needs.
+
+    Parameters
+    ----------
+    found : Estimate
+        From :func:`estimate`.
+    available : int, optional
+        Bytes available (default: :func:`available_memory`; None when unknown: in memory).
+    folder : path-like, optional
+        The folder that keeps the rounds on disk (default: the system's temporary folder).
+    where : str
+        Put before the key in the error (a scenario's path).
+
+    Examples
+    --------
+    >>> e = estimate(None, {}, None, {}, rounds=10**8)
+    >>> choose_keep(e, available=8 * 10**9, folder="/"), choose_keep(e, available=64 * 10**9)
+    ('disk', 'memory')
+    >>> choose_keep(estimate(None, {}, None, {}, rounds=10**9), available=10**8, folder="/")
+    Traceback (most recent call last):
+    ...
+    game.errors.ScenarioError: rounds: rounds = 1,000,000,000 needs about 150 GB, 100 MB ...
+    """
+    if available is None:
+        available = available_memory()
+    if available is None:
+        return "memory"
+    fits = found.bytes <= available
+    if fits and 2 * found.record <= available:
+        return "memory"
+    folder = tempfile.gettempdir() if folder is None else os.fspath(folder)
+    problem = _disk_problem(found, available, folder)
+    if problem is None:
+        return "disk"
+    if fits:
+        return "memory"
+    prefix = f"{where}: " if where else ""
+    raise ScenarioError(
+        f"{prefix}{found.key}: {found.describe()}, {format_bytes(available)} available; {problem}"
+    )
 
 
 def ldim_estimate(n_hypotheses: int, n_points: int) -> Estimate:

@@ -278,11 +278,33 @@ def first_disagreement(certificate: Certificate, instances, labels) -> int | Non
     ...
     game.errors.CertificateError: expert certificate 'expert 2' judges advice vectors: ...
     """
-    certificate.check_fits(instances)
     rounds = _round_count(instances)
+    step = rounds
+    if isinstance(instances, np.ndarray) and instances.ndim:
+        row = max(1, int(np.prod(instances.shape[1:], dtype=np.int64)))
+        step = max(1, _BLOCK_VALUES // row)
+    if rounds <= step:
+        certificate.check_fits(instances)
+        y = _label_column(labels, rounds)
+        return None if rounds == 0 else _first_bad(certificate, instances, y, rounds)
+    # a long game's rounds (kept on disk, say) are judged a block at a time
     y = _label_column(labels, rounds)
-    if rounds == 0:
-        return None
+    for start in range(0, rounds, step):
+        block = instances[start : start + step]
+        certificate.check_fits(block)
+        bad = _first_bad(certificate, block, y[start : start + step], block.shape[0])
+        if bad is not None:
+            return start + bad
+    return None
+
+
+#: Values :func:`first_disagreement` judges at a time: a long game's rounds are
+#: judged a block of rows at a time, never with temporaries as long as the game.
+_BLOCK_VALUES = 1 << 20
+
+
+def _first_bad(certificate: Certificate, instances, y: np.ndarray, rounds: int) -> int | None:
+    """The first round of a block the certificate contradicts, or None."""
     agree = np.asarray(certificate.agrees(instances, y))
     if agree.shape != (rounds,) or agree.dtype != np.bool_:
         raise CertificateError(

@@ -17,6 +17,7 @@ from game.transcript._digest import (
     game_fields,
 )
 from game.transcript._format import FORMAT, VERSION
+from game.transcript._spill import DiskColumn, DiskFile
 from game.transcript._transcript import (
     Round,
     Transcript,
@@ -30,6 +31,8 @@ __all__ = [
     "GAME_FIELDS",
     "VERSION",
     "CompletedInstances",
+    "DiskColumn",
+    "DiskFile",
     "InstanceColumn",
     "NotNumbers",
     "Round",

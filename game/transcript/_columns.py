@@ -50,6 +50,9 @@ from typing import Any
 
 import numpy as np
 
+from game.transcript._memory import unwritable
+from game.transcript._spill import DiskFile
+
 __all__ = ["CompletedInstances", "InstanceColumn", "NotNumbers", "instance_fault", "unwritable"]
 
 
@@ -70,6 +73,9 @@ def _reserve() -> int:
 #: Bytes preallocated for the instance column before the first growth.
 _FIRST_BYTES = _reserve()
 
+#: Rows of the first mapping of a column kept on disk (it then doubles).
+_DISK_ROWS = 1 << 16
+
 
 class InstanceColumn:
     """Every instance of a game as the referee received it, copied.
@@ -85,15 +91,29 @@ class InstanceColumn:
     ----------
     rounds : int
         The most rounds of the game: the column never grows beyond them.
+    disk : path-like, optional
+        Keep the rows on disk, in an unlinked temporary file made in this
+        folder (:class:`~game.transcript.DiskFile`), not in memory.
+        Rows of immutable blocks are then copied there too, not kept by
+        reference; instances that are not arrays of one shape and dtype (the
+        points of a finite class, rows whose shapes differ) are still kept in
+        a list in memory.
     """
 
-    __slots__ = ("_buf", "_list", "_rounds", "_view")
+    __slots__ = ("_buf", "_disk", "_folder", "_list", "_rounds", "_view")
 
-    def __init__(self, rounds: int):
+    def __init__(self, rounds: int, disk: str | os.PathLike | None = None):
         self._rounds = max(int(rounds), 1)
+        self._folder = disk
+        self._disk: DiskFile | None = None
         self._buf: np.ndarray | None = None
         self._view: np.ndarray | None = None
         self._list: list | None = None
+
+    @property
+    def on_disk(self) -> bool:
+        """Whether the rows are kept on disk (rows of immutable blocks are then copied too)."""
+        return self._folder is not None
 
     def store(self, x: Any, t: int, immutable: bool = False) -> tuple:
         """Record round t's instance ``x`` (the slow path); what the players see, the loop's state.
@@ -106,7 +126,7 @@ class InstanceColumn:
         referee records and digests numbers only); an array of Python numbers
         is recorded, and shown, as floats.
         """
-        if immutable:  # a row of memory no write can change: recorded and shown as it is
+        if immutable and self._folder is None:  # recorded by reference, shown as it is
             if self._list is None:
                 self._to_list(t - 1)
             del self._list[t - 1 :]
@@ -133,15 +153,22 @@ class InstanceColumn:
     def _first(self, array: np.ndarray) -> np.ndarray:
         row_bytes = max(array.nbytes, 1)
         cap = min(self._rounds, max(1024, _FIRST_BYTES // row_bytes))
-        self._buf = np.empty((cap, *array.shape), dtype=array.dtype)
+        if self._folder is not None:
+            self._disk = DiskFile(array.shape, array.dtype, self._folder, min(cap, _DISK_ROWS))
+            self._buf = self._disk.array
+        else:
+            self._buf = np.empty((cap, *array.shape), dtype=array.dtype)
         self._view = unwritable(self._buf)
         return self._buf
 
     def _grow(self, t: int) -> np.ndarray:
         old = self._buf
         cap = min(self._rounds, max(t, 2 * old.shape[0]))
-        buf = np.empty((cap, *old.shape[1:]), dtype=old.dtype)
-        buf[: old.shape[0]] = old
+        if self._disk is not None:  # the file is lengthened and mapped again: no copy
+            buf = self._disk.grow(cap)
+        else:
+            buf = np.empty((cap, *old.shape[1:]), dtype=old.dtype)
+            buf[: old.shape[0]] = old
         self._buf = buf
         self._view = unwritable(buf)
         return buf
@@ -170,7 +197,9 @@ class InstanceColumn:
         buf = self._buf
         if buf is None or n == 0:
             return []
-        return self._view[:n] if 2 * n > buf.shape[0] else _frozen(buf[:n])
+        if self._disk is not None or 2 * n > buf.shape[0]:
+            return self._view[:n]
+        return _frozen(buf[:n])
 
     def __len__(self) -> int:  # the rows written; the engine's round count is the labels'
         if self._list is not None:
@@ -223,44 +252,6 @@ def _as_row(x: Any) -> np.ndarray | None:
     if isinstance(x, np.ndarray) and x.dtype.kind in "biuf":
         return x
     return None
-
-
-class _ReadOnlyMemory:
-    """Exports an array's memory to numpy as read-only (the array kept alive beside it)."""
-
-    __slots__ = ("__array_interface__", "_array")
-
-    def __init__(self, array: np.ndarray):
-        self._array = array
-        interface = dict(array.__array_interface__)
-        interface["data"] = (interface["data"][0], True)
-        self.__array_interface__ = interface
-
-
-def unwritable(array: np.ndarray) -> np.ndarray:
-    """A view of ``array`` through which numpy never writes (its flag cannot be set again).
-
-    An array's ``writeable`` flag can be set back to True by anyone holding it
-    or a view of it, unless the memory below is exported read-only, as here.
-    Writes to ``array`` itself show through the view.
-
-    Examples
-    --------
-    >>> a = np.zeros(3)
-    >>> v = unwritable(a)
-    >>> for target in (v, v.base, np.asarray(v), v.view()):
-    ...     try:
-    ...         target.flags.writeable = True
-    ...     except (AttributeError, ValueError) as exc:
-    ...         print(type(exc).__name__)
-    ValueError
-    AttributeError
-    ValueError
-    ValueError
-    >>> a[0] = 1.0; v.tolist()
-    [1.0, 0.0, 0.0]
-    """
-    return np.asarray(_ReadOnlyMemory(array))
 
 
 def _frozen(x: Any) -> Any:
@@ -317,7 +308,23 @@ def instance_fault(instances: Any, kind: str | None) -> tuple[int, str] | None:
     return None
 
 
+#: Values an instance check looks at a time: a long game's column (on disk, say)
+#: is checked a block of rows at a time, never with one mask as large as the column.
+_BLOCK_VALUES = 1 << 20
+
+
 def _array_fault(X: np.ndarray, kind: str | None, offset: int) -> tuple[int, str] | None:
+    step = max(1, _BLOCK_VALUES // max(1, int(np.prod(X.shape[1:], dtype=np.int64))))
+    if X.shape[0] <= step:
+        return _block_fault(X, kind, offset)
+    for start in range(0, X.shape[0], step):
+        fault = _block_fault(X[start : start + step], kind, offset + start)
+        if fault is not None:
+            return fault
+    return None
+
+
+def _block_fault(X: np.ndarray, kind: str | None, offset: int) -> tuple[int, str] | None:
     if X.dtype.kind == "O":  # Python numbers in an object array: read as floats
         try:
             X = X.astype(np.float64)

@@ -53,9 +53,9 @@ from game.theory import (
     regret,
 )
 from game.theory.bounds import Bound, Hypothesis
-from game.transcript._columns import unwritable
 from game.transcript._digest import canonical, canonical_text, digest_columns, digest_game
 from game.transcript._format import FORMAT, VERSION
+from game.transcript._memory import unwritable
 from game.transcript._reader import read_transcript
 
 __all__ = [
@@ -146,6 +146,11 @@ def _nobody_writes(array: np.ndarray) -> bool:
     except ValueError:
         return True
     return False
+
+
+def _kept(column: np.ndarray) -> np.ndarray:
+    """A column to hand over: shared when nobody can write it (a game's on disk), else copied."""
+    return column if _nobody_writes(column) else column.copy()
 
 
 def _shared_or_copied(instances: list) -> list:
@@ -462,10 +467,10 @@ class Transcript:
         return Transcript(
             header=_copied(self.header),
             raw_instances=raw,
-            predictions=self.predictions.copy(),
-            labels=self.labels.copy(),
-            updated=self.updated.copy(),
-            extras={k: np.array(v) for k, v in self.extras.items()},
+            predictions=_kept(self.predictions),
+            labels=_kept(self.labels),
+            updated=_kept(self.updated),
+            extras={k: _kept(np.asarray(v)) for k, v in self.extras.items()},
             snapshots=copy.deepcopy(self.snapshots),
             certificate=copy.copy(self.certificate),
             certificate_verified=self.certificate_verified,
