@@ -88,6 +88,8 @@ class DiskFile:
 
     def _map(self, rows: int) -> np.ndarray:
         row_bytes = self._dtype.itemsize * int(np.prod(self._row, dtype=np.int64))
+        if row_bytes == 0:  # rows of no values (an empty vector) take no room: nothing to map
+            return np.empty((rows, *self._row), dtype=self._dtype)
         try:
             self._file.truncate(max(1, rows * row_bytes))
             return np.memmap(self._file, dtype=self._dtype, mode="r+", shape=(rows, *self._row))

@@ -265,3 +265,24 @@ def test_a_scenario_too_long_for_memory_is_played_with_its_rounds_on_disk(monkey
     assert chosen["keep"] == "memory"
     with pytest.raises(ScenarioError, match=r"rounds = 10,000,000 needs about 3\.1 GB, 2\.0 GB"):
         sc.play(keep="memory")  # asked for: in memory it cannot fit
+
+
+def test_instances_of_no_values_are_kept_on_disk_too():
+    class Empty:
+        def __init__(self):
+            self.t = 0
+
+        def instance(self, history):
+            self.t += 1
+            return None if self.t > 70_000 else np.zeros(0)
+
+        def label(self, x, p, history):
+            return 1
+
+        def certificate(self):
+            return None
+
+    a = play(Perceptron(), Empty(), rounds=80_000, keep="memory")
+    b = play(Perceptron(), Empty(), rounds=80_000, keep="disk")
+    assert len(b) == 70_000
+    same_game(a, b)
