@@ -171,9 +171,31 @@ def sweep_table(result: SweepResult, title: str | None = None) -> Table:
     return table
 
 
+def _address_problem(address: str) -> str | None:
+    """Why ``address`` cannot be a scheduler's address, judged by its form alone; None if it can.
+
+    An address is ``[PROTOCOL://]HOST[:PORT]`` (``tcp://10.0.0.1:8786``,
+    ``localhost:8786``): not empty, no white space, a protocol of letters.
+    """
+    if not address.strip():
+        return "it is empty"
+    if any(c.isspace() for c in address):
+        return "it holds white space"
+    scheme, sep, rest = address.partition("://")
+    if sep and (not scheme.isalpha() or not rest):
+        return "expected PROTOCOL://HOST[:PORT]"
+    return None
+
+
 def _executor(args):
     if args.scheduler is None:
         return None, None
+    problem = _address_problem(args.scheduler)  # judged before dask.distributed is needed
+    if problem is not None:
+        raise GameError(
+            f"--scheduler must be a scheduler's address (tcp://HOST:PORT), "
+            f"got {args.scheduler!r} ({problem})"
+        )
     try:
         from distributed import Client
     except ImportError:

@@ -1,5 +1,6 @@
 """Bad command-line arguments: one line naming the option, exit 2, before any game is played."""
 
+import sys
 from importlib.metadata import EntryPoint
 from pathlib import Path
 
@@ -84,11 +85,32 @@ def test_bad_sweep_options_are_named(capsys, option, value, says):
     assert line == says
 
 
-def test_a_scheduler_that_is_not_an_address_is_one_line(capsys):
-    pytest.importorskip("distributed")
-    line = refused(capsys, "sweep", SEPARABLE, "--seeds", "0:2", "--scheduler", "not a url")
-    assert line.startswith(
-        "error: --scheduler must be a scheduler's address (tcp://HOST:PORT), got 'not a url' ("
+@pytest.mark.parametrize("installed", [True, False])
+@pytest.mark.parametrize(
+    "address, why",
+    [("not a url", "it holds white space"), ("", "it is empty"), ("t cp://x", "it holds white "
+     "space"), ("9x://host:1", "expected PROTOCOL://HOST[:PORT]"), ("tcp://", "expected "
+     "PROTOCOL://HOST[:PORT]")],
+)  # fmt: skip
+def test_a_scheduler_that_is_not_an_address_is_one_line(capsys, monkeypatch, installed, address,
+                                                        why):  # fmt: skip
+    if installed:
+        pytest.importorskip("distributed")
+    else:  # judged by its form before dask.distributed is needed
+        monkeypatch.setitem(sys.modules, "distributed", None)
+    line = refused(capsys, "sweep", SEPARABLE, "--seeds", "0:2", "--scheduler", address)
+    assert line == (
+        f"error: --scheduler must be a scheduler's address (tcp://HOST:PORT), got {address!r} "
+        f"({why})"
+    )
+
+
+def test_a_scheduler_address_without_dask_distributed_says_what_to_install(capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    line = refused(capsys, "sweep", SEPARABLE, "--seeds", "0:2", "--scheduler", "tcp://h:8786")
+    assert line == (
+        "error: --scheduler needs dask.distributed: "
+        "pip install 'online-learning-games[distributed]'"
     )
 
 
