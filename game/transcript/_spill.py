@@ -90,8 +90,11 @@ class DiskFile:
         row_bytes = self._dtype.itemsize * int(np.prod(self._row, dtype=np.int64))
         if row_bytes == 0:  # rows of no values (an empty vector) take no room: nothing to map
             return np.empty((rows, *self._row), dtype=self._dtype)
+        size = rows * row_bytes
         try:
-            self._file.truncate(max(1, rows * row_bytes))
+            self._file.truncate(size)
+            if hasattr(os, "posix_fallocate"):  # the disk's blocks taken now: a full disk is an
+                os.posix_fallocate(self._file.fileno(), 0, size)  # error here, not a SIGBUS later
             return np.memmap(self._file, dtype=self._dtype, mode="r+", shape=(rows, *self._row))
         except OSError as exc:
             raise GameError(

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from adversaries import ExpertStream, Replay, SeparableStream
 from game import Transcript, load_scenario, play
-from game.errors import ParameterError, ProtocolError, ScenarioError
+from game.errors import GameError, ParameterError, ProtocolError, ScenarioError
 from game.players import Estimate, check_fits, choose_keep, estimate
 from game.scenario import scenario_from_dict
 from game.transcript import DiskColumn, DiskFile
@@ -286,3 +286,23 @@ def test_instances_of_no_values_are_kept_on_disk_too():
     b = play(Perceptron(), Empty(), rounds=80_000, keep="disk")
     assert len(b) == 70_000
     same_game(a, b)
+
+
+def test_a_full_disk_is_one_error_as_the_columns_grow_never_a_crash(monkeypatch, tmp_path):
+    import errno
+    import os
+
+    taken = []
+
+    def fallocate(fd, offset, size):  # the disk holds the first mappings, not their growth
+        if taken:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        taken.append(size)
+
+    monkeypatch.setattr(os, "posix_fallocate", fallocate, raising=False)
+    column = DiskColumn(np.float64, tmp_path)
+    for i in range(65_536):
+        column.append(float(i))
+    with pytest.raises(GameError, match=r"cannot keep 131,072 rounds on disk there: No space left"):
+        column.append(1.0)
+    assert len(column) == 65_536 and column[-1] == 65_535.0
