@@ -319,7 +319,7 @@ def check_fits(
 
     Examples
     --------
-    >>> e = estimate(None, {}, None, {}, rounds=10**9)
+    >>> e = estimate(None, {}, None, {}, rounds=10**8)  # 15 GB in memory, 1 GB on disk
     >>> check_fits(e, available=8 * 2**30, keep="disk", folder="/") is e
     True
     """

@@ -196,7 +196,13 @@ def test_the_memory_a_game_on_disk_allocates_does_not_grow_with_its_rounds():
     assert grown["disk"] < 30_000 * 40, grown
 
 
-def test_a_scenario_keeps_its_rounds_on_disk_when_they_would_take_half_the_memory():
+def test_a_scenario_keeps_its_rounds_on_disk_when_they_would_take_half_the_memory(monkeypatch):
+    import shutil
+
+    class Usage:
+        free = 10**15  # the disk this test pretends to have: room for any game here
+
+    monkeypatch.setattr(shutil, "disk_usage", lambda folder: Usage)
     small = Estimate(bytes=10**9, key="rounds", what="rounds = 1", record=10**9, disk=10**9)
     assert choose_keep(small, available=4 * 10**9) == "memory"
     assert choose_keep(small, available=10**9) == "disk"
@@ -239,7 +245,11 @@ def test_a_scenario_too_long_for_memory_is_played_with_its_rounds_on_disk(monkey
     import game.players._sizes as sizes
     import game.scenario as scenario_module
 
+    class Usage:
+        free = 10**12  # the disk this test pretends to have
+
     monkeypatch.setattr(sizes, "available_memory", lambda: 2 * 10**9)
+    monkeypatch.setattr(sizes.shutil, "disk_usage", lambda folder: Usage)
     chosen = {}
 
     class Stop(Exception):
