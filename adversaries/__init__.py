@@ -11,11 +11,13 @@ True
 from adversaries.concepts import ConceptStream
 from adversaries.conjunction import ConjunctionLowerBound
 from adversaries.experts import AdviceReplay, ExpertStream, TwoConstantExperts
+from adversaries.forcing import ForcingAdversary
 from adversaries.halving import HalvingLowerBound
 from adversaries.noisy import NoisyStream
 from adversaries.optimal import OptimalAdversary
 from adversaries.perceptron import OrthogonalAdversary
 from adversaries.picker import MisclassifiedPicker
+from adversaries.regret import MinimaxRegretAdversary, RegretForcingAdversary
 from adversaries.replay import Replay
 from adversaries.streams import SeparableStream
 from adversaries.trees import HalfspaceTreeAdversary, TreeAdversary
@@ -25,12 +27,15 @@ __all__ = [
     "ConceptStream",
     "ConjunctionLowerBound",
     "ExpertStream",
+    "ForcingAdversary",
     "HalfspaceTreeAdversary",
     "HalvingLowerBound",
+    "MinimaxRegretAdversary",
     "MisclassifiedPicker",
     "NoisyStream",
     "OptimalAdversary",
     "OrthogonalAdversary",
+    "RegretForcingAdversary",
     "Replay",
     "SeparableStream",
     "TreeAdversary",

@@ -20,8 +20,13 @@ import numpy as np
 
 from game.errors import ParameterError, check_instance
 from game.players import Footprint, concept_class_field, integer_at_least
-from game.theory import Certificate, HalfspaceCertificate
-from game.theory.bounds import Bound, halfspace_tree_lower_bound, shattered_tree_lower_bound
+from game.theory import Certificate, ExpertCertificate, HalfspaceCertificate
+from game.theory.bounds import (
+    Bound,
+    expected_tree_lower_bound,
+    halfspace_tree_lower_bound,
+    shattered_tree_lower_bound,
+)
 from game.theory.concepts import FiniteClass
 from game.theory.littlestone import (
     is_shattered,
@@ -52,6 +57,16 @@ class TreeAdversary:
         The class the tree's instances are points of; needed when the tree is
         not given, and when its leaves' witnesses are hypothesis indices. When
         given, the tree must be shattered by it.
+    advice : bool, default False
+        Present each point as the advice of the class's hypotheses, one expert
+        per hypothesis (the column of the class's matrix, floats ±1), so expert
+        learners (Halving, Weighted Majority, the randomised ones) can be
+        walked; the certificate is then the witness as an expert.
+    randomised : bool, default False
+        Claim the bound for every learner, randomised ones too: expected
+        mistakes ≥ depth/2, counted from the learner's declared predictions
+        (:func:`~game.theory.bounds.expected_tree_lower_bound`), instead of
+        depth mistakes for a deterministic learner.
 
     Notes
     -----
@@ -62,16 +77,29 @@ class TreeAdversary:
     rounds hands over the witness of the leaf below the node reached along
     −1 edges, which agrees with the path so far.
 
+    The label is the one the learner is less likely to predict: against a
+    randomised learner's mixture p it costs ``(1 + |p|)/2`` expected mistakes a
+    round, so any learner errs depth/2 times in expectation.
+
     Examples
     --------
     >>> import game
     >>> from game.theory.concepts import intervals
-    >>> from learners import SOA
+    >>> from learners import SOA, RandomizedWeightedMajority
     >>> H = intervals(8)
     >>> tr = game.play(SOA(H), TreeAdversary(concept_class=H), rounds=20)
     >>> s = tr.summary()
     >>> s["mistakes"], s["lower_bound"], s["certificate_verified"]
     (4, 4.0, True)
+
+    A randomised learner over the class's hypotheses as experts:
+
+    >>> import numpy as np
+    >>> walk = TreeAdversary(concept_class=H, advice=True, randomised=True)
+    >>> rwm = RandomizedWeightedMajority(rng=np.random.default_rng(0))
+    >>> tr = game.play(rwm, walk, rounds=20)
+    >>> round(tr.observed("expected mistakes"), 4), tr.lower_bound.value, tr.lower_bound.applies
+    (2.3277, 2.0, True)
     """
 
     tree: nx.DiGraph | None = attrs.field(
@@ -81,6 +109,16 @@ class TreeAdversary:
     )
     concept_class: FiniteClass | None = concept_class_field(
         "the finite class whose points the tree's instances are", required=False
+    )
+    advice: bool = attrs.field(
+        default=False,
+        validator=attrs.validators.instance_of(bool),
+        metadata={"doc": "present each point as the advice of the class's hypotheses"},
+    )
+    randomised: bool = attrs.field(
+        default=False,
+        validator=attrs.validators.instance_of(bool),
+        metadata={"doc": "claim depth/2 expected mistakes, for any learner"},
     )
     _node: Any = attrs.field(init=False, default=None, repr=False)
     _depth: int = attrs.field(init=False, default=0, repr=False)
@@ -104,7 +142,15 @@ class TreeAdversary:
             )
         if self.concept_class is not None and not is_shattered(self.tree, self.concept_class):
             raise ParameterError("tree", self.tree, f"shattered by {self.concept_class!r}")
+        if self.advice and (self.concept_class is None or self._presents_vectors()):
+            raise ParameterError(
+                "advice", True, "False unless the tree's instances are points of concept_class"
+            )
         self._node = tree_root(self.tree)
+
+    def _presents_vectors(self) -> bool:
+        root = self.tree.nodes[tree_root(self.tree)].get("instance")
+        return isinstance(root, np.ndarray | list | tuple)
 
     @property
     def depth(self) -> int:
@@ -113,15 +159,18 @@ class TreeAdversary:
 
     @property
     def presents(self) -> str:
-        """ "vector" for a tree of vectors (a halfspace tree), else "point" (a class's points)."""
-        root = self.tree.nodes[tree_root(self.tree)].get("instance")
-        return "vector" if isinstance(root, np.ndarray | list | tuple) else "point"
+        """ "vector" for a halfspace tree, "advice" with ``advice``, else "point"."""
+        if self.advice:
+            return "advice"
+        return "vector" if self._presents_vectors() else "point"
 
     def instance(self, history) -> Any:
         """The current node's instance; None at a leaf."""
         if self.tree.out_degree(self._node) == 0:
             return None
         x = self.tree.nodes[self._node]["instance"]
+        if self.advice:
+            return self.concept_class.matrix[:, int(x)].astype(np.float64)
         if isinstance(x, np.integer):
             return int(x)
         if isinstance(x, np.ndarray):
@@ -129,7 +178,7 @@ class TreeAdversary:
         return x
 
     def label(self, x, p: float, history) -> int:
-        """The opposite of the prediction (sign(0) = +1); moves down that edge."""
+        """The opposite of the prediction (sign(0) = +1), the less likely one; down that edge."""
         y = -1 if p >= 0 else 1
         self._node = tree_children(self.tree, self._node)[y]
         return y
@@ -144,12 +193,16 @@ class TreeAdversary:
             return None
         if isinstance(witness, Certificate):
             return witness
+        if isinstance(witness, int | np.integer) and self.advice:
+            return ExpertCertificate(int(witness), experts=self.concept_class.n_hypotheses)
         if isinstance(witness, int | np.integer):
             return self.concept_class.certificate(int(witness))
         return HalfspaceCertificate(np.asarray(witness, dtype=np.float64))
 
     def lower_bound(self) -> Bound:
-        """Lemma 21.6: mistakes ≥ the tree's depth for every deterministic learner."""
+        """Lemma 21.6: mistakes ≥ depth; ``randomised``: depth/2 expected mistakes, any learner."""
+        if self.randomised:
+            return expected_tree_lower_bound(self._depth)
         return shattered_tree_lower_bound(self._depth)
 
 

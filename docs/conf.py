@@ -60,6 +60,7 @@ api_modules = [
     "game.theory.bounds",
     "game.theory.concepts",
     "game.theory.littlestone",
+    "game.theory.solve",
     "game.players",
     "game.sweep",
     "game.testing",

@@ -18,6 +18,9 @@ Optional members a player may define (the engine looks them up once per game):
 - ``bound_curve(transcript)``: for figures (a class-level method), that theorem after rounds 0…T.
 - ``lower_bound() -> Bound | None``: what the adversary forces.
 - ``deterministic: bool``: a learner declares whether it uses randomness.
+- ``state_key() -> Hashable``: a learner's state between rounds (equal keys: equal future
+  predictions and updates; ``predict`` leaves it unchanged; None: no key), by which
+  :func:`game.theory.solve.worst_case` merges the game states it searches.
 
 Examples
 --------

@@ -22,6 +22,7 @@ that accept them), and the ``[expect]`` table is checked on every run::
     mistakes = 12          # also min_mistakes, max_mistakes, updates
     within_bound = true
     certificate_verified = true
+    forced = true          # the adversary's lower bound applies and holds
     digest = "sha256:…"
 
 When a run overrides the seed or the number of rounds, the expectations tied
@@ -126,6 +127,7 @@ _EXPECT = {
     "updates": int,
     "within_bound": bool,
     "certificate_verified": bool,
+    "forced": bool,
     "digest": str,
 }
 _EXACT = ("mistakes", "updates", "digest")
@@ -743,6 +745,12 @@ class Scenario:
                 f"expected certificate_verified = {expect['certificate_verified']}, "
                 f"got {s['certificate_verified']}"
             )
+        if "forced" in expect and s["forced"] != expect["forced"]:
+            lower = transcript.lower_bound
+            shown = "no lower bound" if lower is None else f"{lower.quantity} ≥ {lower.value:g}"
+            if lower is not None and not lower.applies:
+                shown += f", not applicable: {lower.reason}"
+            failures.append(f"expected forced = {expect['forced']}, got {s['forced']} ({shown})")
         return failures
 
     def _repr_html_(self) -> str:

@@ -17,6 +17,7 @@ from learners.experts import (
     tuned_eta,
 )
 from learners.margin import MarginPerceptron
+from learners.minimax import MinimaxForecaster
 from learners.ogd import OnlineGradientDescent
 from learners.perceptron import Perceptron
 from learners.soa import SOA
@@ -29,6 +30,7 @@ __all__ = [
     "ExponentialWeights",
     "Halving",
     "MarginPerceptron",
+    "MinimaxForecaster",
     "OnlineGradientDescent",
     "Perceptron",
     "RandomizedWeightedMajority",

@@ -156,6 +156,16 @@ class ConjunctionLearner:
         self._pos, self._neg = pos, neg
         return changed
 
+    def state_key(self) -> tuple:
+        """What its future predictions and updates depend on: n and h's literals.
+
+        Equal keys, equal behaviour from here on (:func:`game.theory.solve.worst_case`
+        merges states by it); the ``inconsistent`` flag, which only reports, is left out.
+        """
+        if self._pos is None:
+            return (self._n, None, None)
+        return (self._n, np.packbits(self._pos).tobytes(), np.packbits(self._neg).tobytes())
+
     def snapshot(self) -> dict[str, float]:
         """n, the number of literals in h, and the inconsistency flag (0/1)."""
         literals = 0 if self._pos is None else int(self._pos.sum() + self._neg.sum())
@@ -331,6 +341,16 @@ class DecisionListLearner:
         self._level[wrong] += 1
         return True
 
+    def state_key(self) -> tuple:
+        """What its future predictions and updates depend on: n and each rule's level.
+
+        Equal keys, equal behaviour from here on (:func:`game.theory.solve.worst_case`
+        merges states by it).
+        """
+        if self._level is None:
+            return (self._n, None)
+        return (self._n, self._level.tobytes())
+
     def snapshot(self) -> dict[str, Any]:
         """``levels`` (n + 2 level sizes, the last also counting deeper rules) and ``fallen``."""
         if self._level is None:
@@ -456,6 +476,17 @@ class Winnow:
             self._demotions += 1
             self._w[xb] = 0.0 if self.variant == "elimination" else active * 0.5
         return changed
+
+    def state_key(self) -> tuple:
+        """What its future predictions and updates depend on: the variant, n and the weights.
+
+        Equal keys, equal behaviour from here on (:func:`game.theory.solve.worst_case`
+        merges states by it); the counts of promotions and demotions, which only
+        the snapshot reports, are left out, so a cycle of states is seen as one.
+        """
+        if self._w is None:
+            return (self.variant, self._n, None)
+        return (self.variant, self._n, self._w.tobytes())
 
     def snapshot(self) -> dict[str, float]:
         """Σ w_i and the counts of promotions and demotions."""

@@ -139,6 +139,22 @@ def _advice_range(transcript) -> tuple[float, float] | None:
     return float(advice.min()), float(advice.max())  # a NaN anywhere makes both NaN
 
 
+def _weights_key(weights: Weights | None) -> tuple | None:
+    """The weights' state as a hashable: what decides every later vote of theirs.
+
+    Counted, the weights are a table's entries at the mistake counts above the
+    least, so those counts are the state; graded, the weights are recomputed
+    from the float losses at every update, so the losses themselves are.
+    """
+    if weights is None:
+        return None
+    losses = weights.losses()  # a pending update applied
+    if weights.graded_losses is None:
+        counts = losses.astype(np.int64)
+        return ("counted", (counts - counts.min()).tobytes())
+    return ("graded", losses.tobytes())
+
+
 def _theorem_16_3(transcript, n: int, eta: float, experts_loss: str) -> Bound:
     """Theorem 16.3 at the best expert on the game's loss, its hypotheses checked on the game."""
     loss = transcript.loss_name
@@ -337,6 +353,24 @@ class Halving:
             return {}
         return {"consistent": self._size}
 
+    def state_key(self) -> tuple:
+        """What its future predictions depend on: N and C_t (packed bits).
+
+        Equal keys, equal behaviour from here on in a game of one kind (points
+        or advice), whether C_t is kept as a mask or as indices
+        (:func:`game.theory.solve.worst_case` merges states by it).
+        """
+        if self._n is None:
+            return (None, b"")
+        if self._mask is not None:
+            alive = self._mask
+        else:
+            alive = np.ones(self._n, dtype=bool)
+            if self._alive is not None:
+                alive[:] = False
+                alive[self._alive] = True
+        return (self._n, np.packbits(alive).tobytes())
+
     def mistake_bound(self, transcript) -> Bound | None:
         """log₂ N (Theorem 16.1), applicable when some expert is right on every round played.
 
@@ -465,6 +499,14 @@ class WeightedMajority:
         if self._weights is None:
             return {}
         return {"log2_weight": -self._weights.potential() / math.log(2.0)}
+
+    def state_key(self) -> tuple | None:
+        """A hashable that decides its future predictions: β and the mistakes above the least.
+
+        Two learners of one class with equal keys predict alike on every game
+        from here (``game.theory.solve.worst_case_regret`` memoises on it).
+        """
+        return (type(self).__name__, self.beta, self.experts, _weights_key(self._weights))
 
     def mistake_bound(self, transcript) -> Bound | None:
         """(log₂ N + m·log₂(1/β)) / log₂(2/(1+β)) with m the best expert's mistakes played."""
@@ -608,6 +650,14 @@ class RandomizedWeightedMajority(WeightedMajority):
     def extras(self) -> dict[str, float]:
         """The round's mistake probability q = ``|p − y|/2``, the drawn label and its mistake."""
         return dict(self._record)
+
+    def state_key(self) -> tuple | None:
+        """Weighted Majority's key while it shows the mixture p, a function of its weights.
+
+        None with ``reveal="draw"``: its prediction is then the coin, not a
+        function of its state.
+        """
+        return None if self.reveal == "draw" else super().state_key()
 
     def mistake_bound(self, transcript) -> Bound | None:
         """E[M] ≤ (m·ln(1/β) + ln N)/(1 − β) on the logged ``mistake_probability``.
@@ -814,6 +864,24 @@ class ExponentialWeights:
         if self._weights is None:
             return {}
         return {"potential": self._weights.potential()}
+
+    def state_key(self) -> tuple:
+        """A hashable that decides its future predictions: η, its loss and the experts' losses.
+
+        The losses are counted above the least while every one so far was 0 or
+        1 (the weights read exp(−η·k) from a table), and kept whole once graded.
+        Its prediction, the weighted mixture of the advice, is a function of
+        this state, although the learner declares ``deterministic = False``
+        (``game.theory.solve.worst_case_regret`` memoises on it).
+        """
+        return (
+            type(self).__name__,
+            self.eta,
+            self.loss,
+            self.loss_bound,
+            self.experts,
+            _weights_key(self._weights),
+        )
 
     def mistake_bound(self, transcript) -> Bound | None:
         """Theorem 16.3 at the best expert, on the game's loss, with its hypotheses checked.

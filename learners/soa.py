@@ -109,6 +109,14 @@ class SOA:
         """The indices of the hypotheses consistent with every label so far."""
         return np.flatnonzero(self._alive)
 
+    def state_key(self) -> bytes:
+        """What its future predictions depend on: V_t, as packed bits.
+
+        Equal keys, equal behaviour from here on (:func:`game.theory.solve.worst_case`
+        merges states by it).
+        """
+        return np.packbits(self._alive).tobytes()
+
     def snapshot(self) -> dict[str, Any]:
         """``|V_t|`` and Ldim(V_t): the quantity Lemma 21.7's proof decreases on every mistake."""
         return {

@@ -51,7 +51,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = "game"
 
 #: Third-party packages the theory may import (beside the standard library).
-THEORY_THIRD_PARTY = frozenset({"numpy", "networkx", "attrs"})
+THEORY_THIRD_PARTY = frozenset({"numpy", "networkx", "attrs", "scipy"})
 #: The project's own modules the theory may import, beside its own.
 THEORY_MAY_IMPORT = ("game.errors",)
 #: The players: imported by ``game`` only inside functions.

@@ -44,6 +44,7 @@ def expect_table(transcript: Transcript) -> str:
     updates = 3
     within_bound = true
     certificate_verified = true
+    forced = true
     digest = "sha256:..."
     """
     s = transcript.summary()
@@ -52,6 +53,8 @@ def expect_table(transcript: Transcript) -> str:
         lines.append(f"within_bound = {'true' if s['within_bound'] else 'false'}")
     if s["certificate_verified"] is not None:
         lines.append(f"certificate_verified = {'true' if s['certificate_verified'] else 'false'}")
+    if s["forced"] is not None:
+        lines.append(f"forced = {'true' if s['forced'] else 'false'}")
     lines.append(f'digest = "{s["digest"]}"')
     return "\n".join(lines)
 

@@ -38,11 +38,13 @@ from game.cli import (
     _expect,
     _ldim,
     _list,
+    _margin,
     _plot,
     _replay,
     _report,
     _run,
     _selfcheck,
+    _solve,
     _sweep,
 )
 from game.cli._output import output_console
@@ -60,7 +62,9 @@ __all__ = [
 ]
 
 #: The command modules, in the order ``python -m game --help`` lists them.
-COMMANDS = (_run, _replay, _expect, _list, _sweep, _plot, _report, _ldim, _selfcheck)
+COMMANDS = (
+    _run, _replay, _expect, _list, _sweep, _plot, _report, _ldim, _solve, _margin, _selfcheck,
+)  # fmt: skip
 
 #: The distribution the packages are installed from, and the console script's name.
 DISTRIBUTION = "online-learning-games"

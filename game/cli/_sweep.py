@@ -45,7 +45,7 @@ from game.cli._output import check_out, progress_wanted
 from game.errors import GameError, ParameterError
 from game.sweep import SweepResult, parse_seeds, sweep
 
-__all__ = ["add_parser", "check_results_out", "parse_grid", "run", "sweep_table"]
+__all__ = ["add_parser", "check_results_out", "parse_grid", "parse_value", "run", "sweep_table"]
 
 #: sweep's parameters by the options that give them.
 _OPTIONS = {
@@ -56,7 +56,7 @@ _OPTIONS = {
 }
 
 
-def _value(text: str) -> Any:
+def parse_value(text: str) -> Any:
     """A grid value written on the command line: a TOML value, else the text itself."""
     try:
         return tomllib.loads(f"v = {text}")["v"]
@@ -71,7 +71,7 @@ def parse_grid(items: list[str] | None) -> dict[str, list]:
         key, eq, values = item.partition("=")
         if not eq or not key.strip() or not values.strip():
             raise GameError(f"--grid {item!r}: expected KEY=VALUE[,VALUE…]")
-        grid[key.strip()] = [_value(v.strip()) for v in values.split(",")]
+        grid[key.strip()] = [parse_value(v.strip()) for v in values.split(",")]
     return grid
 
 
@@ -259,7 +259,7 @@ def _toml(value: Any) -> str:
     """A grid value as ``--grid`` reads it back."""
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, str) and _value(value) != value:
+    if isinstance(value, str) and parse_value(value) != value:
         return shlex.quote(f'"{value}"')
     return shlex.quote(str(value))
 

@@ -52,6 +52,7 @@ __all__ = [
     "ENTRY_POINT_GROUP",
     "SUPPLIES_ATTRIBUTE",
     "broken_entry_points",
+    "build_by_name",
     "describe_player",
     "learners_for",
     "lookup",
@@ -83,6 +84,7 @@ BUILTIN: dict[str, str] = {
     "weighted-majority": "learners.experts:WeightedMajority",
     "randomized-weighted-majority": "learners.experts:RandomizedWeightedMajority",
     "exponential-weights": "learners.experts:ExponentialWeights",
+    "minimax-forecaster": "learners.minimax:MinimaxForecaster",
     "soa": "learners.soa:SOA",
     # adversaries
     "separable-stream": "adversaries.streams:SeparableStream",
@@ -99,6 +101,9 @@ BUILTIN: dict[str, str] = {
     "tree-adversary": "adversaries.trees:TreeAdversary",
     "halfspace-tree-adversary": "adversaries.trees:HalfspaceTreeAdversary",
     "optimal-adversary": "adversaries.optimal:OptimalAdversary",
+    "forcing-adversary": "adversaries.forcing:ForcingAdversary",
+    "minimax-regret-adversary": "adversaries.regret:MinimaxRegretAdversary",
+    "regret-forcing-adversary": "adversaries.regret:RegretForcingAdversary",
 }
 
 _NAME = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
@@ -498,6 +503,68 @@ def parameters(cls: type) -> list[dict[str, Any]]:
             }
         )
     return out
+
+
+def build_by_name(
+    name: str, role: str, params: dict | None = None, *, supplies: dict | None = None
+) -> Any:
+    """A registered player built from its name and parameters, as a scenario table builds it.
+
+    The parameters a player declares a scenario supplies (``"rng"``, ``"loss"``,
+    ``"concept_class"``) are taken from ``supplies``; the others from
+    ``params``. The solvers' players build the player they solve for this way
+    (``ForcingAdversary(H, "halving")``), and so does ``python -m game solve``.
+
+    Parameters
+    ----------
+    name : str
+        A registry name.
+    role : {"learner", "adversary"}
+        The role the player must have.
+    params : dict, optional
+        Its parameters, by name (a scenario table's keys).
+    supplies : dict, optional
+        What the caller supplies, by kind: ``{"loss": "absolute", "rng": rng,
+        "concept_class": H}``. A supplied parameter with a default keeps it
+        when its kind is not given.
+
+    Raises
+    ------
+    UnknownPlayerError
+        When no player of that role has the name (with close names).
+    ParameterError
+        Naming ``params`` when a key is not a parameter of the player or a
+        required one is missing, and the parameter when the constructor
+        refuses a value.
+
+    Examples
+    --------
+    >>> from game.theory.concepts import thresholds
+    >>> build_by_name("halving", "learner", supplies={"concept_class": thresholds(3)})
+    Halving(...)
+    >>> build_by_name("halving", "learner", {"beta": 0.5})
+    Traceback (most recent call last):
+    ...
+    game.errors.ParameterError: params must be parameters of halving (experts), ... is not one)
+    """
+    cls = lookup(name, role)
+    given = dict(params or {})
+    supplies = dict(supplies or {})
+    declared = parameters(cls)
+    own = [p["name"] for p in declared if p["supplied"] is None]
+    for key in given:
+        if key not in own:
+            raise ParameterError(
+                "params", given, f"parameters of {name} ({', '.join(own) or 'none'})",
+                f"{key!r} is not one",
+            )  # fmt: skip
+    for p in declared:
+        if p["supplied"] is not None and p["supplied"] in supplies:
+            given[p["name"]] = supplies[p["supplied"]]
+        elif p["required"] and p["name"] not in given:
+            what = p["supplied"] or "a value"
+            raise ParameterError("params", given, f"{p['name']} given ({what})")
+    return cls(**given)
 
 
 def rebuild(header: dict, role: str) -> tuple[Any, str | None]:

@@ -326,7 +326,7 @@ def check_learner_bound(factory: Factory, kind: str, concept_class: Any = None) 
         bound = tr.bound
         if bound is None or tr.within_bound is not False:
             continue
-        running = _running(tr, bound.quantity)
+        running = tr.running(bound.quantity)
         t = len(tr)
         if bound.kind == "upper":
             t = next(i for i, v in enumerate(running, 1) if not bound.holds(float(v)))
@@ -338,16 +338,3 @@ def check_learner_bound(factory: Factory, kind: str, concept_class: Any = None) 
             f"{bound.value:g} ({bound.theorem}), on a game where every hypothesis of the "
             "theorem holds",
         )
-
-
-def _running(tr: Any, quantity: str) -> np.ndarray:
-    """``quantity`` summed over rounds 1…t, for every t."""
-    if quantity == "mistakes":
-        per_round = tr.mistakes
-    elif quantity == "updates":
-        per_round = tr.updated
-    elif quantity == "loss":
-        per_round = tr.losses
-    else:
-        per_round = tr.extras[quantity]
-    return np.cumsum(np.asarray(per_round, dtype=float))

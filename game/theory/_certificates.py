@@ -41,7 +41,7 @@ from typing import Any, ClassVar
 import attrs
 import numpy as np
 
-from game.errors import CertificateError, ParameterError, check_integer
+from game.errors import CertificateError, ParameterError, check_instance, check_integer
 from game.theory._numerics import vector_norm
 
 __all__ = [
@@ -338,6 +338,10 @@ def _float_vector(value) -> np.ndarray:
     return frozen_copy(array)
 
 
+def _text(instance, attribute, value) -> None:
+    check_instance(attribute.alias, value, str, "a string")
+
+
 @attrs.frozen(eq=False)
 class HalfspaceCertificate(Certificate):
     """A homogeneous halfspace x ↦ sign(w·x) through the origin.
@@ -360,6 +364,11 @@ class HalfspaceCertificate(Certificate):
     weights : array_like
         w, any non-zero finite vector; :meth:`margin` normalises it. It is
         copied into immutable memory.
+    note : str, default ""
+        Where the halfspace comes from, shown after its weights by
+        :meth:`describe` and kept with them (the separator of
+        :meth:`game.theory.solve.BestMargin.certificate` says it is the best
+        margin's, with the margin's bounds). It claims nothing the referee checks.
 
     Examples
     --------
@@ -375,6 +384,7 @@ class HalfspaceCertificate(Certificate):
 
     kind: ClassVar[str] = "halfspace"
     weights: np.ndarray = attrs.field(converter=_float_vector)
+    note: str = attrs.field(default="", kw_only=True, validator=_text)
 
     @weights.validator
     def _nonzero(self, attribute, value) -> None:
@@ -487,19 +497,21 @@ class HalfspaceCertificate(Certificate):
     def describe(self) -> str:
         w = self.weights
         shown = ", ".join(f"{v:.4g}" for v in w[:6]) + (", …" if w.size > 6 else "")
-        return f"sign(w·x), w = ({shown}) in dimension {w.size}"
+        note = f"; {self.note}" if self.note else ""
+        return f"sign(w·x), w = ({shown}) in dimension {w.size}{note}"
 
     def params(self) -> dict[str, Any]:
-        return {"weights": self.weights.tolist()}
+        return {"weights": self.weights.tolist(), **({"note": self.note} if self.note else {})}
 
     @classmethod
     def from_params(cls, params, realizable):
-        return cls(params["weights"], realizable=realizable)
+        return cls(params["weights"], realizable=realizable, note=params.get("note", ""))
 
     def __eq__(self, other):
         return (
             type(other) is type(self)
             and self.realizable == other.realizable
+            and self.note == other.note
             and np.array_equal(self.weights, other.weights)
         )
 

@@ -53,6 +53,7 @@ from game.theory import (
     regret,
 )
 from game.theory.bounds import Bound, Hypothesis
+from game.theory.solve import expected_mistakes
 from game.transcript._digest import canonical, canonical_text, digest_columns, digest_game
 from game.transcript._format import FORMAT, VERSION
 from game.transcript._memory import unwritable
@@ -300,14 +301,57 @@ class Transcript:
             raise GameError(f"no snapshot {key!r}; logged: {', '.join(self.snapshots)}")
         return np.asarray(self.snapshots[key], dtype=float)
 
+    def running(self, quantity: str) -> np.ndarray:
+        """``quantity`` after each round 1 … T, as :meth:`observed` totals it at the end.
+
+        ``"regret"`` is the expert game's regret after each round (not a sum of
+        its own); ``"expected mistakes"`` adds (1 − yₜpₜ)/2 in floating point.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from game import play
+        >>> from adversaries import Replay
+        >>> from learners import Perceptron
+        >>> X = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
+        >>> play(Perceptron(), Replay(instances=X, labels=[-1, 1, 1]), rounds=3).running("mistakes")
+        array([1., 1., 1.])
+        """
+        if quantity == "regret":
+            return np.asarray(self.regret(), dtype=np.float64)
+        if quantity == "mistakes":
+            steps = self.mistakes
+        elif quantity == "updates":
+            steps = self.updated
+        elif quantity == "loss":
+            steps = self.losses
+        elif quantity == "expected mistakes":
+            steps = (1 - np.asarray(self.labels) * np.asarray(self.predictions, float)) / 2
+        elif quantity in self.extras:
+            steps = self.extras[quantity]
+        else:
+            raise GameError(f"the transcript has no quantity {quantity!r}")
+        return np.cumsum(np.asarray(steps, dtype=np.float64))
+
     def observed(self, quantity: str) -> float:
-        """The total of ``quantity`` over the game: mistakes, updates, loss or an extras column."""
+        """The total of ``quantity`` over the game.
+
+        ``"mistakes"``, ``"updates"``, ``"loss"`` (the game's), ``"expected mistakes"``
+        (Σ (1 − yₜpₜ)/2 from the learner's declared predictions, summed exactly:
+        :func:`game.theory.solve.expected_mistakes`), ``"regret"`` (an expert
+        game's regret after the last round, on the game's loss:
+        :func:`game.theory.regret`) or an extras column.
+        """
         if quantity == "mistakes":
             return int(self.mistakes.sum())
+        if quantity == "expected mistakes":
+            return float(expected_mistakes(self.predictions, self.labels))
         if quantity == "updates":
             return int(self.updated.sum())
         if quantity == "loss":
             return float(self.losses.sum())
+        if quantity == "regret":
+            return float(self.regret()[-1]) if len(self) else 0.0
         if quantity in self.extras:
             return float(np.sum(self.extras[quantity]))
         raise GameError(f"transcript has no quantity {quantity!r}")
@@ -697,7 +741,7 @@ def _recomputed_bound(transcript: Transcript, learner: Any, where: str) -> Bound
 
 
 #: The hypotheses the referee checks of a lower bound's theorem (:func:`lower_bound_hypotheses`).
-_REFEREE_HYPOTHESES = ("deterministic learner", "labels realizable")
+_REFEREE_HYPOTHESES = ("deterministic learner", "labels realizable", "absolute loss")
 
 
 def lower_bound_hypotheses(
@@ -706,7 +750,10 @@ def lower_bound_hypotheses(
     """A lower bound with what the referee checks of its theorem on the game.
 
     A lower bound on mistakes holds for deterministic learners (a learner
-    that randomises shows its mixture, which is not its mistakes), and one
+    that randomises shows its mixture, which is not its mistakes; a bound on
+    ``"expected mistakes"``, read from that mixture, holds for any; a bound on
+    ``"regret"``, forced against the prediction p itself, holds for any learner
+    whose p the game grades by the absolute loss ``|p − y|/2``), and one
     forced with a realizable certificate (or none) needs that certificate
     verified on every round; a comparator (``realizable=False``) claims no
     realizability. The engine appends these hypotheses to what the adversary
@@ -745,7 +792,11 @@ def lower_bound_hypotheses(
     hypotheses = []
     declared = getattr(learner, "deterministic", None)
     who = f"learner {describe_player(learner)['name']}"
-    if declared is True:
+    if lower.quantity == "expected mistakes":
+        pass  # counted from the declared probabilities: any learner, randomised or not
+    elif lower.quantity == "regret":
+        hypotheses.append(_graded_absolute(transcript))
+    elif declared is True:
         hypotheses.append(Hypothesis("deterministic learner", True, f"{who} declares it"))
     elif declared is False:
         hypotheses.append(
@@ -761,6 +812,22 @@ def lower_bound_hypotheses(
         detail = "the certificate agrees with every round" if verified else "no certificate"
         hypotheses.append(Hypothesis("labels realizable", verified, detail))
     return lower.given(*hypotheses)
+
+
+def _graded_absolute(transcript: Transcript) -> Hypothesis:
+    """Whether every prediction was graded as |p − y|/2: the absolute loss, or p = ±1 throughout."""
+    loss = transcript.loss_name
+    if loss == "absolute":
+        return Hypothesis("absolute loss", True, "the game's loss is |p − y|/2")
+    if bool(np.all(np.abs(transcript.predictions) == 1.0)):
+        return Hypothesis(
+            "absolute loss", True, f"every prediction is ±1: the {loss} loss of it is |p − y|/2"
+        )
+    return Hypothesis(
+        "absolute loss",
+        False,
+        f"the {loss} loss grades a prediction inside (-1, 1) otherwise than |p − y|/2",
+    )
 
 
 def _rechecked_lower_bound(transcript: Transcript, learner: Any, where: str) -> Bound:
@@ -857,7 +924,7 @@ class TranscriptWriter:
       temporary file kept), so of two runs writing one ``path`` one wins whole;
     - an aborted game's file (its footer marked aborted with the reason) takes
       ``path`` only when no file has that name: it never replaces an existing
-      one, and is kept under its temporary name otherwise. :attr:`path` says
+      one, and is kept under its temporary name otherwise. ``path`` says
       where the file is.
 
     A ``path`` that exists and is not a regular file (``/dev/stdout``,

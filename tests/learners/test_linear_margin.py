@@ -68,7 +68,8 @@ def test_a_comparator_is_not_a_separator():
 
 
 def test_no_bound_without_a_halfspace_certificate():
-    replay = Replay(instances=np.eye(2), labels=[1, 1])
+    # x and 2x labelled apart: no separator through the origin, so Replay hands none
+    replay = Replay(instances=[[1.0, 0.0], [2.0, 0.0]], labels=[1, -1])
     assert play(MarginPerceptron(), replay, rounds=2).bound is None
 
 

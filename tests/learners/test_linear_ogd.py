@@ -66,8 +66,10 @@ def test_mistakes_theorem_is_section_21_4s():
 
 
 def test_no_bound_without_a_certificate():
-    tr = play(OnlineGradientDescent(), Replay(instances=np.eye(2), labels=[1, 1]), rounds=2)
-    assert tr.bound is None
+    # x and 2x labelled apart: no separator through the origin, so Replay hands none
+    replay = Replay(instances=[[1.0, 0.0], [2.0, 0.0]], labels=[1, -1])
+    tr = play(OnlineGradientDescent(), replay, rounds=2)
+    assert tr.certificate is None and tr.bound is None
 
 
 @pytest.mark.parametrize(

@@ -97,8 +97,10 @@ def test_balcan_bound_needs_instances_in_the_unit_ball():
 
 
 def test_no_bound_without_a_halfspace_certificate():
-    tr = play(Perceptron(), Replay(instances=np.eye(3), labels=[1, -1, 1]), rounds=3)
-    assert tr.bound is None
+    # x and 2x labelled apart: no separator through the origin, so Replay hands none
+    X = [[1.0, 0.0, 0.0], [2.0, 0.0, 0.0], [0.0, 0.0, 1.0]]
+    tr = play(Perceptron(), Replay(instances=X, labels=[1, -1, 1]), rounds=3)
+    assert tr.certificate is None and tr.bound is None
     assert comparator_bounds(tr) == []
 
 

@@ -270,7 +270,8 @@ def test_mistake_bound_is_block_novikoff_on_the_rounds_played(normalize):
 
 
 def test_no_bound_without_a_halfspace_certificate_or_without_rounds():
-    X_, Y_ = [[1.0, 0.0], [0.0, 1.0]], [1, 1]
+    # x and 2x labelled apart: no separator through the origin, so Replay hands none
+    X_, Y_ = [[1.0, 0.0], [2.0, 0.0]], [1, -1]
     assert play(Perceptron(), Replay(instances=X_, labels=Y_), rounds=2).bound is None
     empty = Replay(instances=np.empty((0, 2)), labels=[], separator=[1.0, 1.0])
     assert play(Perceptron(), empty, rounds=5).bound is None

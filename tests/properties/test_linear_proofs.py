@@ -81,6 +81,8 @@ def test_the_proof_needs_snapshots_and_a_halfspace():
     stream = SeparableStream(3, 0.2, 1.0, np.random.default_rng(0))
     with pytest.raises(GameError, match="snapshots=True"):
         play(Perceptron(), stream, rounds=5).proof_claims()
-    tr = play(Perceptron(), Replay(instances=np.eye(2), labels=[1, 1]), rounds=2, snapshots=True)
+    # x and 2x labelled apart: no separator through the origin, so Replay hands no certificate
+    X = [[1.0, 0.0], [2.0, 0.0]]
+    tr = play(Perceptron(), Replay(instances=X, labels=[1, -1]), rounds=2, snapshots=True)
     with pytest.raises(GameError, match="halfspace certificate"):
         tr.proof_claims()

@@ -34,6 +34,12 @@ no hypothesis attached (a formula, not a verdict on a game). The rule:
   learner weighs the experts by a loss of its own, ``experts graded by the
   game's loss`` (the theorem bounds the loss the weights are built from).
   Corollary 16.4 adds ``L* ≤ L̃``, the bound the tuned η was tuned for.
+- The minimax regret V(N, T) (Cover 1965 for N = 2; the game's value by
+  backward induction, exact, from ``game.theory.solve``): a bound on
+  ``"regret"`` for the minimax forecaster with ``absolute loss``, ``advice
+  ±1``, ``N experts`` (the N solved for) and ``rounds ≤ T``; as a lower
+  bound, what the minimax adversary or the replay of a learner's worst
+  sequence forces (the referee checks that the game grades p by ``|p − y|/2``).
 
 Examples
 --------
@@ -50,23 +56,36 @@ Examples
 from __future__ import annotations
 
 import math
+import numbers
+from fractions import Fraction
 
 import numpy as np
 
-from game.errors import ParameterError, check_choice, check_integer, check_positive, check_real
+from game.errors import (
+    ParameterError,
+    check_choice,
+    check_instance,
+    check_integer,
+    check_positive,
+    check_real,
+)
 from game.theory._losses import LOSSES
 from game.theory.bounds._base import Bound, Hypothesis, real_vector
 
 __all__ = [
     "EXPONENTIAL_WEIGHTS_SOURCE",
+    "FORCED_REGRET_SOURCE",
     "HALVING_SOURCE",
+    "MINIMAX_REGRET_SOURCE",
     "RANDOMIZED_WEIGHTED_MAJORITY_SOURCE",
     "WEIGHTED_MAJORITY_SOURCE",
     "constant_experts_lower_bound",
     "exponential_weights",
     "exponential_weights_tuned",
+    "forced_regret_lower_bound",
     "halving",
     "halving_lower_bound",
+    "minimax_regret_bound",
     "potential_slack",
     "randomized_weighted_majority",
     "weighted_majority",
@@ -96,6 +115,16 @@ CONSTANT_EXPERTS_SOURCE = (
     "every prediction; the two constant experts err T times between them"
 )
 
+MINIMAX_REGRET_SOURCE = (
+    "Cover 1965, Behavior of sequential predictors of binary sequences (N = 2); "
+    "Cesa-Bianchi, Freund, Haussler, Helmbold, Schapire & Warmuth 1997, How to use expert "
+    "advice (the minimax forecaster of the absolute loss); Cesa-Bianchi & Lugosi 2006, "
+    "Prediction, Learning, and Games, §2.10 (minimax regret, by backward induction)"
+)
+FORCED_REGRET_SOURCE = (
+    "the exact worst case of one learner: the backward induction of Cesa-Bianchi & Lugosi "
+    "2006, §2.10, over the learner's game tree, its own predictions in place of the minimum"
+)
 
 #: The losses of ``game.theory.LOSSES`` convex in the prediction (Theorem 16.3's hypothesis).
 _CONVEX = ("absolute", "squared")
@@ -454,3 +483,169 @@ def potential_slack(potentials, losses, eta: float) -> np.ndarray:
             f"a vector of {ell.size + 1} values, one more than the losses ({ell.size} rounds)",
         )
     return np.diff(phi) + np.expm1(-eta) * ell
+
+
+def _regret_value(value) -> tuple[float, str]:
+    """A regret (any finite number: a learner may beat every expert) as a float and its text.
+
+    A Fraction of small denominator is written exactly in the text, beside its float.
+    """
+    if isinstance(value, Fraction):
+        if value.denominator == 1:
+            return float(value), str(value)
+        if value.denominator <= 1 << 20:
+            return float(value), f"{value} ≈ {float(value):.6g}"
+        return float(value), f"{float(value):.10g}"
+    if not isinstance(value, numbers.Real):
+        raise ParameterError("value", value, "a finite number")
+    number = check_real("value", value)
+    return number, f"{number:.6g}"
+
+
+def minimax_regret_bound(
+    experts: int,
+    horizon: int,
+    value,
+    *,
+    kind: str = "upper",
+    loss: str | None = None,
+    plus_minus_one: bool | None = None,
+    played: int | None = None,
+    rounds: int | None = None,
+) -> Bound:
+    """The minimax regret V of binary prediction with N experts over T rounds, as a bound.
+
+    In the game of ``game.theory.solve.minimax_regret`` (±1 advice, predictions
+    in [−1, 1] graded by the absolute loss ``|p − y|/2``) the minimax forecaster's
+    regret is at most V on every game of at most T rounds, whatever the
+    adversary does (``kind="upper"``), and the minimax adversary forces a
+    regret of at least V on every learner, randomised or not: it answers the
+    prediction p itself (``kind="lower"``; ``value`` is then what it forced,
+    V over a whole game). For N = 2, V = T/2 − E[min(k, T − k)] with
+    k ~ Binomial(T, ½) (Cover 1965).
+
+    The value comes from the exact solution (``game.theory.solve``); this
+    function states it, with the game's hypotheses as checked on a game played:
+    ``absolute loss`` (the game's loss), ``advice ±1`` (every advice entry −1 or
+    +1, each expert's loss 0 or 1), ``N experts`` (the advice has N entries) and
+    ``rounds ≤ T``. A lower bound's hypotheses are the referee's (see
+    :func:`game.transcript.lower_bound_hypotheses`).
+
+    Parameters
+    ----------
+    experts : int
+        N.
+    horizon : int
+        T.
+    value : fractions.Fraction or float
+        V (a Fraction of small denominator is shown exactly in the theorem's text).
+    kind : {"upper", "lower"}, default "upper"
+        The forecaster's guarantee, or what an adversary forces.
+    loss : str, optional
+        The game's loss: the hypothesis ``absolute loss``.
+    plus_minus_one : bool, optional
+        Whether every advice entry played was −1 or +1: the hypothesis ``advice ±1``.
+    played : int, optional
+        The number of experts played: the hypothesis ``N experts``.
+    rounds : int, optional
+        The rounds played: the hypothesis ``rounds ≤ T``.
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> b = minimax_regret_bound(2, 5, Fraction(15, 16), loss="absolute", rounds=5)
+    >>> b.value, b.quantity, b.applies
+    (0.9375, 'regret', True)
+    >>> print(b.theorem)
+    regret ≤ 15/16 ≈ 0.9375, the minimax regret of N = 2 experts over T = 5 rounds \
+(absolute loss, ±1 advice)
+    >>> minimax_regret_bound(2, 5, Fraction(15, 16), loss="zero-one").reason
+    'absolute loss fails: the game is graded by the zero-one loss, not |p − y|/2'
+    """
+    n = _check_experts(experts)
+    horizon = check_integer("horizon", horizon, low=0)
+    kind = check_choice("kind", kind, ("upper", "lower"))
+    number, shown = _regret_value(value)
+    hypotheses = []
+    if loss is not None:
+        loss = check_choice("loss", loss, tuple(LOSSES))
+        absolute = loss == "absolute"
+        detail = (
+            "the game is graded by the absolute loss |p − y|/2"
+            if absolute
+            else f"the game is graded by the {loss} loss, not |p − y|/2"
+        )
+        hypotheses.append(Hypothesis("absolute loss", absolute, detail))
+    if plus_minus_one is not None:
+        check_choice("plus_minus_one", plus_minus_one, (False, True))
+        detail = (
+            "every advice entry is -1 or +1"
+            if plus_minus_one
+            else "some advice is neither -1 nor +1 (the game solved has ±1 advice)"
+        )
+        hypotheses.append(Hypothesis("advice ±1", bool(plus_minus_one), detail))
+    if played is not None:
+        played = check_integer("played", played, low=0)
+        hypotheses.append(
+            Hypothesis(
+                "N experts",
+                played == n,
+                f"{played} experts played, the game solved has {n}",
+            )
+        )
+    if rounds is not None:
+        rounds = check_integer("rounds", rounds, low=0)
+        hypotheses.append(
+            Hypothesis("rounds ≤ T", rounds <= horizon, f"{rounds} rounds played, T = {horizon}")
+        )
+    sign = "≤" if kind == "upper" else "≥"
+    what = "the minimax regret of" if kind == "upper" else "forced by the minimax adversary with"
+    return Bound(
+        number,
+        f"regret {sign} {shown}, {what} N = {n} experts over T = {horizon} rounds "
+        "(absolute loss, ±1 advice)",
+        MINIMAX_REGRET_SOURCE,
+        quantity="regret",
+        kind=kind,
+        hypotheses=tuple(hypotheses),
+    )
+
+
+def forced_regret_lower_bound(value, learner: str, experts: int, horizon: int) -> Bound:
+    """The exact worst-case regret of one learner, forced by replaying its worst sequence.
+
+    ``game.theory.solve.worst_case_regret`` searches the learner's game tree;
+    an adversary that replays the sequence it found forces exactly that regret
+    on the learner it was solved for (±1 advice, the absolute loss).
+
+    Parameters
+    ----------
+    value : fractions.Fraction or float
+        The regret forced.
+    learner : str
+        The learner it is forced on (its registry name).
+    experts, horizon : int
+        N and T.
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> b = forced_regret_lower_bound(Fraction(3, 2), "weighted-majority", 2, 4)
+    >>> b.value, b.kind, b.quantity
+    (1.5, 'lower', 'regret')
+    >>> print(b.theorem)
+    regret ≥ 3/2 ≈ 1.5 on weighted-majority, its exact worst case with N = 2 experts over \
+T = 4 rounds
+    """
+    check_instance("learner", learner, str, "a string (the learner's name)")
+    n = _check_experts(experts)
+    horizon = check_integer("horizon", horizon, low=0)
+    number, shown = _regret_value(value)
+    return Bound(
+        number,
+        f"regret ≥ {shown} on {learner}, its exact worst case with N = {n} experts over "
+        f"T = {horizon} rounds",
+        FORCED_REGRET_SOURCE,
+        quantity="regret",
+        kind="lower",
+    )

@@ -49,6 +49,8 @@ def write_tree(tree: nx.DiGraph, path: str | Path) -> Path:
 
     Vector attributes (a halfspace tree's instances and witnesses) are written
     as JSON lists in strings; :func:`read_tree` turns them back into arrays.
+    An attribute that is None is left out (GraphML has no null), so it reads
+    back absent.
 
     Examples
     --------
@@ -63,17 +65,22 @@ def write_tree(tree: nx.DiGraph, path: str | Path) -> Path:
     """
     path = Path(path)
     if path.suffix == ".graphml":
-        out = nx.DiGraph(**{k: _encode(v) for k, v in tree.graph.items()})
+        out = nx.DiGraph(**_written(tree.graph))
         for node, data in tree.nodes(data=True):
-            out.add_node(node, **{k: _encode(v) for k, v in data.items()})
+            out.add_node(node, **_written(data))
         for a, b, data in tree.edges(data=True):
-            out.add_edge(a, b, **{k: _encode(v) for k, v in data.items()})
+            out.add_edge(a, b, **_written(data))
         nx.write_graphml(out, path)
     elif path.suffix in (".dot", ".gv"):
         path.write_text(_dot(tree), encoding="utf-8")
     else:
         raise ParameterError("path", str(path), "a .graphml or .dot file")
     return path
+
+
+def _written(data: dict) -> dict:
+    """The attributes GraphML can hold, encoded; None is left out."""
+    return {k: _encode(v) for k, v in data.items() if v is not None}
 
 
 def _dot_text(value: Any) -> str:

@@ -17,6 +17,10 @@ take their own colour, and a bound they share is drawn once.
 - :func:`plot_sweep`: a sweep's mistakes per grid point against the bound;
 - :func:`draw_tree`: a Littlestone tree with the path an adversary walked
   (:func:`walked_tree` rebuilds the tree of a game played from a scenario);
+- :func:`draw_worst_case`: a learner's worst case as :func:`game.theory.solve.worst_case`
+  solved it, drawn as a tree walk;
+- :func:`plot_minimax_regret`: the experts game's exact minimax regret against T,
+  beside learners' exact worst-case regret;
 - :func:`compare`: several games' figure of one kind in one axes.
 
 :func:`figure_for` draws one of :data:`KINDS` by name, and :func:`figures_for`
@@ -48,6 +52,7 @@ from game.viz.plots._kinds import walked_tree
 from game.viz.plots._mistakes import plot_mistakes
 from game.viz.plots._potential import plot_potential, potential_kind
 from game.viz.plots._regret import plot_regret
+from game.viz.plots._solve import draw_worst_case, plot_minimax_regret
 from game.viz.plots._sweep import plot_sweep
 from game.viz.plots._tree import draw_tree
 
@@ -55,10 +60,12 @@ __all__ = [
     "KINDS",
     "compare",
     "draw_tree",
+    "draw_worst_case",
     "figure_bytes",
     "figure_for",
     "figures_for",
     "new_figure",
+    "plot_minimax_regret",
     "plot_mistakes",
     "plot_potential",
     "plot_regret",

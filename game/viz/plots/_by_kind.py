@@ -17,8 +17,10 @@ game.errors.GameError: the regret figure needs a game of prediction with expert 
 
 from __future__ import annotations
 
+import numpy as np
+
 from game.errors import GameError, check_choice
-from game.viz.plots._kinds import is_expert_game, walked_tree
+from game.viz.plots._kinds import concept_matrix, is_expert_game, walked_tree
 from game.viz.plots._mistakes import plot_mistakes
 from game.viz.plots._potential import plot_potential, potential_kind
 from game.viz.plots._regret import plot_regret
@@ -93,4 +95,7 @@ def figure_for(transcript, kind: str, *, ax=None, label: str | None = None):
             "the tree figure needs a game against an adversary that walks a Littlestone "
             "tree, played from a scenario (its header records how to rebuild the tree)"
         )
-    return draw_tree(tree, transcript=transcript, ax=ax, label=label)
+    matrix = None
+    if len(transcript) and np.ndim(transcript.raw_instances[0]) == 1:
+        matrix = concept_matrix(transcript)  # a walk of points shown as advice
+    return draw_tree(tree, transcript=transcript, ax=ax, label=label, matrix=matrix)

@@ -19,7 +19,6 @@ import math
 
 import numpy as np
 
-from game.errors import GameError
 from game.viz.plots._figure import caption, finish, fit_height, game_title, new_figure, thin
 from game.viz.plots._series import begin_series, mark, reference
 
@@ -34,8 +33,9 @@ WORDS = {"mistake_probability": "expected mistakes"}
 def cumulative(transcript, quantity: str) -> np.ndarray:
     """The running total of ``quantity`` after rounds 0, 1, …, T (T + 1 values, from 0).
 
-    ``quantity`` is ``"mistakes"``, ``"updates"``, ``"loss"`` or an extras column,
-    as a :class:`~game.theory.bounds.Bound` names it.
+    ``quantity`` is what :meth:`~game.transcript.Transcript.running` takes, as a
+    :class:`~game.theory.bounds.Bound` names it: ``"mistakes"``, ``"updates"``,
+    ``"loss"``, ``"expected mistakes"``, ``"regret"`` or an extras column.
 
     Examples
     --------
@@ -48,17 +48,7 @@ def cumulative(transcript, quantity: str) -> np.ndarray:
     >>> cumulative(tr, "mistakes").tolist()
     [0.0, 1.0, 1.0, 1.0]
     """
-    if quantity == "mistakes":
-        steps = transcript.mistakes
-    elif quantity == "updates":
-        steps = transcript.updated
-    elif quantity == "loss":
-        steps = transcript.losses
-    elif quantity in transcript.extras:
-        steps = transcript.extras[quantity]
-    else:
-        raise GameError(f"the transcript has no quantity {quantity!r}")
-    return np.concatenate(([0.0], np.cumsum(np.asarray(steps, dtype=np.float64))))
+    return np.concatenate(([0.0], transcript.running(quantity)))
 
 
 def learner_name(transcript) -> str:
@@ -181,12 +171,16 @@ def plot_mistakes(transcript, *, ax=None, label: str | None = None):
             label=series.entry("updates (= mistakes on this game)" if same else "updates"),
         )
     extra = {b.quantity for b in (bound, lower) if b is not None} - set(_COUNTS)
+    named: set[str] = set()
     for i, quantity in enumerate(sorted(extra)):
         name = (
             f"{quantity} ({transcript.loss_name})"
             if quantity == "loss"
             else WORDS.get(quantity, quantity)
         )
+        if name in named:  # two columns of one quantity (a logged one and the referee's)
+            continue
+        named.add(name)
         ax.plot(
             rounds,
             cumulative(transcript, quantity)[idx],

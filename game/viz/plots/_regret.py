@@ -222,7 +222,9 @@ def plot_regret(transcript, *, matrix=None, ax=None, label: str | None = None):
     The quantity is the bound's: mistakes for Halving and Weighted Majority
     (the experts then counted in mistakes too), the expected mistakes for
     Randomized Weighted Majority, the game's loss for Exponential Weights and
-    for a learner without a bound.
+    for a learner without a bound. A bound on the regret itself (the minimax
+    forecaster's) is drawn in the game's loss, as the best expert's plus the
+    bound.
 
     Parameters
     ----------
@@ -263,8 +265,12 @@ def plot_regret(transcript, *, matrix=None, ax=None, label: str | None = None):
     else:
         quantity = curve.quantity
         expert_loss = transcript.loss_name if quantity == "loss" else "zero-one"
+    if quantity == "regret":  # a bound on the regret itself: drawn as loss, over the best expert
+        quantity, expert_loss = "loss", transcript.loss_name
     mine = cumulative(transcript, quantity)
     best = best_so_far(transcript, expert_loss, matrix)
+    if curve is not None and curve.quantity == "regret":
+        curve = BoundCurve(best + curve.values, "loss", "best expert + the bound", curve.source)
     idx = thin(len(mine))
     words = {
         "mistakes": "mistakes",

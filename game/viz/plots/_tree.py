@@ -105,13 +105,15 @@ def _same(a, b) -> bool:
         return False
 
 
-def tree_path(tree, *, labels=None, transcript=None) -> list:
+def tree_path(tree, *, labels=None, transcript=None, matrix=None) -> list:
     """The nodes walked from the root following ``labels`` (or a transcript's labels).
 
     On round t the tree adversary presents the instance of its node and moves
     along the edge carrying the round's label, so a transcript of a game
     against it walks the tree by its labels. Given a transcript, each round's
-    instance is checked against the node's.
+    instance is checked against the node's; given the class's ``matrix`` too,
+    a walk that presents each point as the advice of the class's hypotheses
+    (its column of the matrix) is checked against those columns.
 
     Raises
     ------
@@ -131,13 +133,16 @@ def tree_path(tree, *, labels=None, transcript=None) -> list:
         if not kids:
             break  # the tree is shallower than the game: the walk ends at the leaf
         if instances is not None and "instance" in tree.nodes[node]:
-            if not _same(instances[t - 1], tree.nodes[node]["instance"]):
+            shown, own = instances[t - 1], tree.nodes[node]["instance"]
+            if matrix is not None and isinstance(own, numbers.Integral) and np.ndim(shown) == 1:
+                own = np.asarray(matrix)[:, int(own)]  # the point, as its hypotheses' advice
+            if not _same(shown, own):
                 raise ParameterError(
                     "transcript",
                     transcript,
                     "a game against this tree",
-                    f"round {t} presented {instances[t - 1]!r}, not the instance of "
-                    f"node {node!r} ({tree.nodes[node]['instance']!r}): the game did not "
+                    f"round {t} presented {_text(instances[t - 1])}, not the instance of "
+                    f"node {node!r} ({_text(tree.nodes[node]['instance'])}): the game did not "
                     "walk this tree",
                 )
         if y not in kids:
@@ -187,6 +192,7 @@ def draw_tree(
     title: str | None = None,
     ax=None,
     label: str | None = None,
+    matrix=None,
 ):
     """Draw a Littlestone tree top-down: instances on nodes, labels on edges, a path highlighted.
 
@@ -211,6 +217,9 @@ def draw_tree(
         the same tree get only the new walk, in its own colour.
     label : str, optional
         The walk's name in a legend beside the tree.
+    matrix : array_like, optional
+        The finite class's ±1 matrix, to check a ``transcript`` that presented
+        each point as the advice of the class's hypotheses (:func:`tree_path`).
 
     Returns
     -------
@@ -229,7 +238,7 @@ def draw_tree(
         raise ParameterError("tree", tree, "a tree with a node")
     full = tree
     if path is None and (labels is not None or transcript is not None):
-        path = tree_path(tree, labels=labels, transcript=transcript)
+        path = tree_path(tree, labels=labels, transcript=transcript, matrix=matrix)
     path = list(path or [])
     depth = tree_depth_of(tree)
     if prune is None:

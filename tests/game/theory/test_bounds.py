@@ -246,6 +246,33 @@ REFUSED = [
     ("ldim_lower_bound(-1)", lambda: bounds.ldim_lower_bound(-1), "ldim"),
     ("shattered_tree_lower_bound(-1)", lambda: bounds.shattered_tree_lower_bound(-1), "depth"),
     ("halfspace_tree_lower_bound(True)", lambda: bounds.halfspace_tree_lower_bound(True), "rounds"),
+    ("expected_tree_lower_bound(-1)", lambda: bounds.expected_tree_lower_bound(-1), "depth"),
+    ("expected_tree_lower_bound(1.5)", lambda: bounds.expected_tree_lower_bound(1.5), "depth"),
+    ("forced_lower_bound(-1, name)", lambda: bounds.forced_lower_bound(-1, "halving"), "value"),
+    ("forced_lower_bound(2, 3)", lambda: bounds.forced_lower_bound(2, 3), "learner"),
+    ("deviation_lower_bound(-1, …)", lambda: bounds.deviation_lower_bound(-1, 2, 1, "x"), "forced"),
+    (
+        "deviation_lower_bound(1, -2, …)",
+        lambda: bounds.deviation_lower_bound(1, -2, 1, "x"),
+        "ldim",
+    ),
+    ("minimax_regret_bound(2, -1, .5)", lambda: bounds.minimax_regret_bound(2, -1, 0.5), "horizon"),
+    ("minimax_regret_bound(nan)", lambda: bounds.minimax_regret_bound(2, 4, NAN), "value"),
+    (
+        "minimax_regret_bound(kind)",
+        lambda: bounds.minimax_regret_bound(2, 4, 0.5, kind="both"),
+        "kind",
+    ),
+    (
+        "forced_regret_lower_bound(name)",
+        lambda: bounds.forced_regret_lower_bound(1.0, 3, 2, 4),
+        "learner",
+    ),
+    (
+        "forced_regret_lower_bound(experts)",
+        lambda: bounds.forced_regret_lower_bound(1.0, "wm", 0, 4),
+        "experts",
+    ),
 ]
 
 

@@ -191,8 +191,8 @@ def test_perceptron_updates_on_a_zero_score_round_predicted_right():
 
 
 def test_observed_unknown_quantity_raises():
-    with pytest.raises(GameError, match="no quantity 'regret'"):
-        scripted_game().observed("regret")
+    with pytest.raises(GameError, match="no quantity 'surprise'"):
+        scripted_game().observed("surprise")
 
 
 def test_snapshot_without_snapshots_raises():

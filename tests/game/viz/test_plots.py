@@ -158,7 +158,8 @@ def test_mistakes_draws_updates_only_where_they_differ():
     tr = play(Perceptron(), Replay(instances=X, labels=[1, -1, 1]), rounds=3)
     assert tr.observed("updates") != tr.observed("mistakes")
     (ax,) = plot_mistakes(tr).axes
-    assert labels_of(ax) == ["mistakes", "updates"]
+    # Replay hands over the data's best-margin separator: (R/γ*)² = (√2·√5)² = 10
+    assert labels_of(ax) == ["mistakes", "updates", "upper bound: updates ≤ 10"]
     _, updates = line(ax, "updates")
     assert updates.tolist() == cumulative(tr, "updates").tolist()
 
