@@ -219,7 +219,7 @@ def draw_tree(
         The walk's name in a legend beside the tree.
     matrix : array_like, optional
         The finite class's ±1 matrix, to check a ``transcript`` that presented
-        each point as the advice of the class's hypotheses (:func:`tree_path`).
+        each point as the advice of the class's hypotheses: its columns.
 
     Returns
     -------
