@@ -6,6 +6,9 @@
 - ``minimax_regret(2, 16)`` from a cold cache (target: under 1 s);
 - ``best_margin`` on 2,000 separable points in 64 dimensions (target: under 2 s),
   with the gap between the bounds it proves;
+- the ceiling of the first: how much of that search is the learner's own calls
+  (its ``predict``, ``update`` and ``state_key``, and the copies of its state),
+  each call timed where it is made;
 - and, beside them, what each solve is worth: the value against Ldim and the
   learner's bound, and Exponential Weights' exact worst-case regret for
   T = 1 … 12 against the minimax regret (the tables of the README).
@@ -17,9 +20,11 @@ the caches are cleared). Run: ``python benchmarks/solve.py [--repeats K] [--quic
 from __future__ import annotations
 
 import argparse
+import collections
+import contextlib
 import gc
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import numpy as np
 from rich.console import Console
@@ -100,6 +105,68 @@ def timings(console: Console, repeats: int) -> None:
     console.print(table)
 
 
+@contextlib.contextmanager
+def timed_calls(methods: dict[str, tuple[type, str]]) -> Iterator[collections.Counter]:
+    """Within the block, every call of the named methods adds its wall time to the counter.
+
+    ``methods`` maps a label to (class, method name); the methods are restored on leaving.
+    The timer itself adds about 0.1 µs a call.
+    """
+    spent: collections.Counter = collections.Counter()
+    calls: collections.Counter = collections.Counter()
+    saved = {label: getattr(owner, name) for label, (owner, name) in methods.items()}
+
+    def timing(label: str, method: Callable) -> Callable:
+        def call(*args, **kwargs):
+            start = time.perf_counter()
+            try:
+                return method(*args, **kwargs)
+            finally:
+                spent[label] += time.perf_counter() - start
+                calls[label] += 1
+
+        return call
+
+    for label, (owner, name) in methods.items():
+        setattr(owner, name, timing(label, saved[label]))
+    try:
+        yield spent, calls
+    finally:
+        for label, (owner, name) in methods.items():
+            setattr(owner, name, saved[label])
+
+
+def ceiling(console: Console) -> None:
+    """How much of Halving's search over intervals(16) its own calls take."""
+    from game.theory.solve import _worst_case
+
+    H = intervals(16)
+    methods = {
+        "predict": (Halving, "predict"),
+        "update": (Halving, "update"),
+        "state_key": (Halving, "state_key"),
+        "copies of its state": (_worst_case._Copier, "__call__"),
+    }
+    with timed_calls(methods) as (spent, calls):
+        gc.collect()
+        start = time.perf_counter()
+        worst_case(Halving(H), H)
+        total = time.perf_counter() - start
+    table = Table(title="worst_case(Halving, intervals(16)): where the time goes (timed calls)")
+    for column in ("part", "calls", "time", "per call", "share"):
+        table.add_column(column, justify="left" if column == "part" else "right")
+    own = 0.0
+    for label in methods:
+        own += spent[label]
+        table.add_row(label, f"{calls[label]:,}", f"{spent[label]:.2f} s",
+                      f"{spent[label] / max(calls[label], 1) * 1e6:.2f} µs",
+                      f"{spent[label] / total:.0%}")  # fmt: skip
+    table.add_row("the learner's calls, together", "", f"{own:.2f} s", "", f"{own / total:.0%}")
+    table.add_row("the search itself", "", f"{total - own:.2f} s", "", f"{1 - own / total:.0%}")
+    table.add_row("whole search (timers on)", "", f"{total:.2f} s", "", "100%")
+    console.print(table)
+
+
 def worst_cases(console: Console) -> None:
     table = Table(title="worst cases: value / Ldim / the learner's bound on its forced game")
     for column in ("learner", "class", "value", "Ldim", "bound", "played: mistakes, forced"):
@@ -151,6 +218,7 @@ def main() -> None:
     args = parser.parse_args()
     console = Console()
     timings(console, args.repeats)
+    ceiling(console)
     if not args.quick:
         worst_cases(console)
         regrets(console)
