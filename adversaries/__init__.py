@@ -1,5 +1,10 @@
 """Adversaries: players that choose instances and labels, and certify them.
 
+Each adversary's module is imported when its name is first used (``from
+adversaries import Replay`` loads ``adversaries.replay`` alone), so a game loads
+only what its players need: the Littlestone trees' networkx, for one, only for
+the adversaries that walk a tree.
+
 Examples
 --------
 >>> import numpy as np
@@ -8,19 +13,29 @@ Examples
 True
 """
 
-from adversaries.concepts import ConceptStream
-from adversaries.conjunction import ConjunctionLowerBound
-from adversaries.experts import AdviceReplay, ExpertStream, TwoConstantExperts
-from adversaries.forcing import ForcingAdversary
-from adversaries.halving import HalvingLowerBound
-from adversaries.noisy import NoisyStream
-from adversaries.optimal import OptimalAdversary
-from adversaries.perceptron import OrthogonalAdversary
-from adversaries.picker import MisclassifiedPicker
-from adversaries.regret import MinimaxRegretAdversary, RegretForcingAdversary
-from adversaries.replay import Replay
-from adversaries.streams import SeparableStream
-from adversaries.trees import HalfspaceTreeAdversary, TreeAdversary
+import importlib
+
+#: Where each public name lives; a module is imported when one of its names is first
+#: asked for, so a game loads only its own players' modules (and what they import).
+_WHERE = {
+    "AdviceReplay": "adversaries.experts",
+    "ConceptStream": "adversaries.concepts",
+    "ConjunctionLowerBound": "adversaries.conjunction",
+    "ExpertStream": "adversaries.experts",
+    "ForcingAdversary": "adversaries.forcing",
+    "HalfspaceTreeAdversary": "adversaries.trees",
+    "HalvingLowerBound": "adversaries.halving",
+    "MinimaxRegretAdversary": "adversaries.regret",
+    "MisclassifiedPicker": "adversaries.picker",
+    "NoisyStream": "adversaries.noisy",
+    "OptimalAdversary": "adversaries.optimal",
+    "OrthogonalAdversary": "adversaries.perceptron",
+    "RegretForcingAdversary": "adversaries.regret",
+    "Replay": "adversaries.replay",
+    "SeparableStream": "adversaries.streams",
+    "TreeAdversary": "adversaries.trees",
+    "TwoConstantExperts": "adversaries.experts",
+}
 
 __all__ = [
     "AdviceReplay",
@@ -41,3 +56,16 @@ __all__ = [
     "TreeAdversary",
     "TwoConstantExperts",
 ]
+
+
+def __getattr__(name: str):
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

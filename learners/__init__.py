@@ -1,5 +1,9 @@
 """Learners: players that predict in [-1, 1] and learn from the revealed label.
 
+Each learner's module is imported when its name is first used (``from learners
+import Perceptron`` loads ``learners.perceptron`` alone), so a game loads only
+what its players need.
+
 Examples
 --------
 >>> from learners import Perceptron
@@ -7,20 +11,26 @@ Examples
 True
 """
 
-from learners.batch import BatchPerceptron
-from learners.boolean import ConjunctionLearner, DecisionListLearner, Winnow
-from learners.experts import (
-    ExponentialWeights,
-    Halving,
-    RandomizedWeightedMajority,
-    WeightedMajority,
-    tuned_eta,
-)
-from learners.margin import MarginPerceptron
-from learners.minimax import MinimaxForecaster
-from learners.ogd import OnlineGradientDescent
-from learners.perceptron import Perceptron
-from learners.soa import SOA
+import importlib
+
+#: Where each public name lives; a module is imported when one of its names is first
+#: asked for, so a game loads only its own players' modules (and what they import).
+_WHERE = {
+    "BatchPerceptron": "learners.batch",
+    "ConjunctionLearner": "learners.boolean",
+    "DecisionListLearner": "learners.boolean",
+    "ExponentialWeights": "learners.experts",
+    "Halving": "learners.experts",
+    "MarginPerceptron": "learners.margin",
+    "MinimaxForecaster": "learners.minimax",
+    "OnlineGradientDescent": "learners.ogd",
+    "Perceptron": "learners.perceptron",
+    "RandomizedWeightedMajority": "learners.experts",
+    "SOA": "learners.soa",
+    "WeightedMajority": "learners.experts",
+    "Winnow": "learners.boolean",
+    "tuned_eta": "learners.experts",
+}
 
 __all__ = [
     "SOA",
@@ -38,3 +48,16 @@ __all__ = [
     "Winnow",
     "tuned_eta",
 ]
+
+
+def __getattr__(name: str):
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -5,7 +5,7 @@
     python -m game plot TRANSCRIPT [--kind mistakes|regret|potential|tree] [--out FILE]
         [--force] [--allow-incomplete]
 
-The kinds are :data:`game.viz.plots.KINDS`; the figure is written beside the
+The kinds are :data:`game.viz.FIGURE_KINDS`; the figure is written beside the
 transcript as ``NAME-KIND.png`` unless ``--out`` names a file (.png, .svg, .pdf).
 An existing figure is replaced only with ``--force``, and the transcript never.
 A transcript without its footer (a run that died) is drawn only with
@@ -21,7 +21,7 @@ from rich.console import Console
 
 from game.cli._output import check_out
 from game.transcript import Transcript
-from game.viz.plots import KINDS
+from game.viz import FIGURE_KINDS
 
 __all__ = ["add_parser", "run"]
 
@@ -29,10 +29,10 @@ __all__ = ["add_parser", "run"]
 def add_parser(subparsers) -> argparse.ArgumentParser:
     """Add the ``plot`` command to an argparse subparsers object."""
     p = subparsers.add_parser(
-        "plot", help=f"draw a transcript: {', '.join(KINDS[:-1])} or {KINDS[-1]}"
+        "plot", help=f"draw a transcript: {', '.join(FIGURE_KINDS[:-1])} or {FIGURE_KINDS[-1]}"
     )
     p.add_argument("transcript", help="a transcript .jsonl")
-    p.add_argument("--kind", default="mistakes", choices=KINDS, help="default mistakes")
+    p.add_argument("--kind", default="mistakes", choices=FIGURE_KINDS, help="default mistakes")
     p.add_argument("--out", type=Path, help="figure file (default TRANSCRIPT-KIND.png)")
     p.add_argument("--force", action="store_true", help="replace an existing figure file")
     p.add_argument(

@@ -8,7 +8,7 @@
 Without a folder it plays the installed gallery, the built-in scenarios
 (:func:`game.builtin_scenarios`), from any folder. Each scenario gets its
 summary, its rounds and the figures that apply to it (of
-:data:`game.viz.plots.KINDS`, all by default). On a terminal the scenario
+:data:`game.viz.FIGURE_KINDS`, all by default). On a terminal the scenario
 being played and a bar of its rounds show on standard error. A negative
 ``--rounds`` is refused before any game is played (exit 2). An existing
 ``--out`` is replaced only with ``--force``, and a file of the folder's
@@ -26,7 +26,7 @@ from game.cli._output import check_out, scenario_inputs
 from game.engine import RoundsBar
 from game.errors import GameError, check_integer
 from game.scenario import builtin_scenarios, load_scenario
-from game.viz.plots import KINDS
+from game.viz import FIGURE_KINDS
 
 __all__ = ["add_parser", "run"]
 
@@ -58,7 +58,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--format", default="png", choices=("png", "svg"), help="figures as")
     p.add_argument(
         "--figures",
-        default=",".join(KINDS),
+        default=",".join(FIGURE_KINDS),
         help="comma-separated figures to draw where they apply (default all)",
     )
     p.add_argument("--quiet", action="store_true", help="no progress (scenario names, bars)")

@@ -37,8 +37,7 @@ from game.engine import KEEP
 from game.errors import ExpectationError
 from game.scenario import load_scenario
 from game.transcript import Transcript
-from game.viz import SummaryRow, format_value, summary_entries
-from game.viz.plots import KINDS
+from game.viz import FIGURE_KINDS, SummaryRow, format_value, summary_entries
 
 __all__ = ["add_parser", "run", "summary_table"]
 
@@ -61,7 +60,10 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--snapshots", action="store_true", help="log the learner's snapshots")
     p.add_argument("--plot", type=Path, metavar="FILE", help="write a figure (.png, .svg, .pdf)")
     p.add_argument(
-        "--plot-kind", default="mistakes", choices=KINDS, help="the figure (default mistakes)"
+        "--plot-kind",
+        default="mistakes",
+        choices=FIGURE_KINDS,
+        help="the figure (default mistakes)",
     )
     p.add_argument(
         "--keep",

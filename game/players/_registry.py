@@ -34,12 +34,12 @@ import functools
 import importlib
 import inspect
 import re
+import sys
 from collections.abc import Iterator
 from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
 import attrs
-import networkx as nx
 import numpy as np
 
 from game.errors import GameError, ParameterError, UnknownPlayerError, check_choice
@@ -692,7 +692,8 @@ def _param_value(value: Any) -> Any:
         return value
     if isinstance(value, list | tuple) and len(value) <= 64:
         return [_param_value(v) for v in value]
-    if isinstance(value, nx.DiGraph):
+    nx = sys.modules.get("networkx")  # never imported for this: a graph means it is loaded
+    if nx is not None and isinstance(value, nx.DiGraph):
         return "DiGraph"  # a tree of any graph class (its picture is no part of the game)
     return type(value).__name__
 

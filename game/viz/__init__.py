@@ -18,6 +18,7 @@ Examples
 True
 """
 
+from game.viz._figure_kinds import FIGURE_KINDS
 from game.viz._html import (
     SummaryRow,
     format_value,
@@ -28,6 +29,7 @@ from game.viz._html import (
 )
 
 __all__ = [
+    "FIGURE_KINDS",
     "SummaryRow",
     "format_value",
     "scenario_html",

@@ -51,12 +51,10 @@ from collections.abc import Hashable
 from typing import Any
 
 import attrs
-import networkx as nx
 import numpy as np
 
 from game.errors import ParameterError, check_integer
 from game.theory.concepts import FiniteClass, as_finite_class
-from game.theory.littlestone import LittlestoneTree
 
 __all__ = ["DEFAULT_MAX_STATES", "WorstCase", "worst_case"]
 
@@ -129,7 +127,7 @@ class WorstCase:
     """
 
     value: int | float
-    tree: nx.DiGraph = attrs.field(eq=False, repr=False)
+    tree: Any = attrs.field(eq=False, repr=False)  # a LittlestoneTree
     path: list = attrs.field(repr=False)
     states: int
     ldim: int
@@ -780,8 +778,10 @@ class _Search:
         return value, path, None, self.V[s]
 
 
-def _tree(path: list, cls: FiniteClass, witness: int, value, cycle) -> LittlestoneTree:
+def _tree(path: list, cls: FiniteClass, witness: int, value, cycle) -> Any:
     """The strategy as a one-path tree in :mod:`game.theory.littlestone`'s drawing."""
+    from game.theory.littlestone import LittlestoneTree  # networkx, loaded for a solve only
+
     tree = LittlestoneTree(depth=len(path), kind="forcing strategy", value=value, cycle=cycle)
     node = 1
     for x, y, mistake in path:

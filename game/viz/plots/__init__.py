@@ -23,7 +23,7 @@ take their own colour, and a bound they share is drawn once.
   beside learners' exact worst-case regret;
 - :func:`compare`: several games' figure of one kind in one axes.
 
-:func:`figure_for` draws one of :data:`KINDS` by name, and :func:`figures_for`
+:func:`figure_for` draws one of :data:`game.viz.FIGURE_KINDS` by name, and :func:`figures_for`
 says which apply to a transcript. The figures ask the players what they
 declare, never their names: the learner class's ``bound_curve`` (the regret
 figure's bound after every round) and ``proof`` (the potential argument its
@@ -45,7 +45,7 @@ Examples
 ['margin 0.1: mistakes', 'margin 0.3: mistakes']
 """
 
-from game.viz.plots._by_kind import KINDS, figure_for, figures_for
+from game.viz.plots._by_kind import figure_for, figures_for
 from game.viz.plots._compare import compare
 from game.viz.plots._figure import figure_bytes, new_figure, require_matplotlib, save_figure
 from game.viz.plots._kinds import walked_tree
@@ -57,7 +57,6 @@ from game.viz.plots._sweep import plot_sweep
 from game.viz.plots._tree import draw_tree
 
 __all__ = [
-    "KINDS",
     "compare",
     "draw_tree",
     "draw_worst_case",

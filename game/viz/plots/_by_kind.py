@@ -20,20 +20,18 @@ from __future__ import annotations
 import numpy as np
 
 from game.errors import GameError, check_choice
+from game.viz._figure_kinds import FIGURE_KINDS
 from game.viz.plots._kinds import concept_matrix, is_expert_game, walked_tree
 from game.viz.plots._mistakes import plot_mistakes
 from game.viz.plots._potential import plot_potential, potential_kind
 from game.viz.plots._regret import plot_regret
 from game.viz.plots._tree import draw_tree
 
-__all__ = ["KINDS", "figure_for", "figures_for"]
-
-#: The figures of a transcript, by name.
-KINDS = ("mistakes", "regret", "potential", "tree")
+__all__ = ["figure_for", "figures_for"]
 
 
 def figures_for(transcript) -> list[str]:
-    """The figures of :data:`KINDS` that apply to a transcript, as the players declare it.
+    """The figures that apply to a transcript, as the players declare it.
 
     ``"mistakes"`` for every game; ``"regret"`` for a game of expert advice
     (the adversary presents advice, the learner plays only advice and points, or
@@ -59,7 +57,7 @@ def figures_for(transcript) -> list[str]:
 
 
 def figure_for(transcript, kind: str, *, ax=None, label: str | None = None):
-    """The ``kind`` figure of a transcript (one of :data:`KINDS`).
+    """The ``kind`` figure of a transcript (one of :data:`~game.viz.FIGURE_KINDS`).
 
     ``"tree"`` draws the Littlestone tree the game's adversary walked, rebuilt
     from the scenario recorded in the transcript's header.
@@ -69,7 +67,7 @@ def figure_for(transcript, kind: str, *, ax=None, label: str | None = None):
     transcript : Transcript
         The game.
     kind : str
-        One of :data:`KINDS`.
+        One of :data:`~game.viz.FIGURE_KINDS`.
     ax : matplotlib Axes (or a pair, for the figures of two panels), optional
         Draw into these axes, over what they hold (see the figure's function).
     label : str, optional
@@ -82,7 +80,7 @@ def figure_for(transcript, kind: str, *, ax=None, label: str | None = None):
     GameError
         For a transcript the figure does not apply to.
     """
-    kind = check_choice("kind", kind, KINDS)
+    kind = check_choice("kind", kind, FIGURE_KINDS)
     if kind == "mistakes":
         return plot_mistakes(transcript, ax=ax, label=label)
     if kind == "regret":

@@ -26,7 +26,8 @@ from collections import Counter
 from collections.abc import Sequence
 
 from game.errors import GameError, ParameterError, check_choice
-from game.viz.plots._by_kind import KINDS, figure_for
+from game.viz._figure_kinds import FIGURE_KINDS
+from game.viz.plots._by_kind import figure_for
 from game.viz.plots._figure import fit_height, game_title
 from game.viz.plots._mistakes import learner_name
 from game.viz.plots._potential import potential_kind
@@ -132,7 +133,7 @@ def compare(transcripts, kind: str = "mistakes", labels=None, ax=None):
     transcripts : sequence of Transcript
         The games, in the legend's order.
     kind : {"mistakes", "regret", "potential", "tree"}
-        The figure (see :data:`KINDS`); a potential figure needs games whose
+        The figure (see :data:`game.viz.FIGURE_KINDS`); a potential figure needs games whose
         learners follow the same proof.
     labels : sequence of str, optional
         One name per game (default: the learners' names, or ``learner vs
@@ -152,7 +153,7 @@ def compare(transcripts, kind: str = "mistakes", labels=None, ax=None):
         For a game the figure does not apply to, or potentials of different proofs.
     """
     games, names = _checked(transcripts, labels)
-    kind = check_choice("kind", kind, KINDS)
+    kind = check_choice("kind", kind, FIGURE_KINDS)
     if kind == "potential":
         proofs = _unique(str(potential_kind(tr)) for tr in games)
         if len(proofs) > 1:

@@ -25,10 +25,10 @@ Examples
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
-import networkx as nx
 import numpy as np
 
 from game.errors import GameError
@@ -154,7 +154,7 @@ def concept_matrix(transcript):
     return matrix if matrix.ndim == 2 else None
 
 
-def walked_tree(transcript) -> nx.DiGraph | None:
+def walked_tree(transcript) -> Any:
     """The tree the game's adversary walked (a ``networkx.DiGraph``), rebuilt from its scenario.
 
     The scenario recorded in the transcript's header builds the adversary again
@@ -185,4 +185,5 @@ def walked_tree(transcript) -> nx.DiGraph | None:
     except GameError:
         return None
     tree = getattr(adversary, "tree", None)
-    return tree if isinstance(tree, nx.DiGraph) else None
+    nx = sys.modules.get("networkx")  # an adversary that holds a tree has loaded it
+    return tree if nx is not None and isinstance(tree, nx.DiGraph) else None

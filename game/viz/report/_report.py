@@ -45,13 +45,14 @@ from game.errors import (
 )
 from game.scenario import load_scenario
 from game.transcript import versions
+from game.viz._figure_kinds import FIGURE_KINDS
 from game.viz._html import STYLE, format_value, summary_rows, table
-from game.viz.plots import KINDS, figure_bytes, figure_for, figures_for, require_matplotlib
+from game.viz.plots import figure_bytes, figure_for, figures_for, require_matplotlib
 
 __all__ = ["FIGURES", "ScenarioEntry", "play_entry", "render_report", "write_report"]
 
 #: The figures a report may draw, in order: every figure of a transcript.
-FIGURES = KINDS
+FIGURES = FIGURE_KINDS
 
 _PAGE_STYLE = """
 body { font-family: system-ui, sans-serif; max-width: 72em; margin: 1.5em auto; padding: 0 1em;
@@ -145,7 +146,7 @@ def play_entry(
     dpi : int
         PNG resolution.
     figures : iterable of str
-        The figures to draw where they apply (default: all of :data:`~game.viz.plots.KINDS`).
+        The figures to draw where they apply (default: all of :data:`~game.viz.FIGURE_KINDS`).
     progress : bool or callable, optional
         The progress display while each game runs, as :func:`game.play` takes it
         (True: the default bar; a callable ``progress(done, rounds)``, with a
@@ -299,7 +300,7 @@ def render_report(
     dpi : int
         PNG resolution.
     figures : iterable of str
-        The figures to draw where they apply (default: all of :data:`~game.viz.plots.KINDS`).
+        The figures to draw where they apply (default: all of :data:`~game.viz.FIGURE_KINDS`).
     only : iterable of str, optional
         Only the scenarios with these names (file names, with or without ``.toml``).
     on_scenario : callable, optional

@@ -12,7 +12,7 @@ import pytest
 
 import game.cli
 from game.cli._main import COMMANDS, main, parser
-from game.viz.plots import KINDS
+from game.viz import FIGURE_KINDS
 
 SHARED = {"game.cli._main", "game.cli._output"}  # the entry point and what commands share
 
@@ -52,9 +52,9 @@ def test_the_figures_are_the_plots_kinds():
         (action,) = [a for a in commands[command]._actions if flag in a.option_strings]
         return action
 
-    assert tuple(option("run", "--plot-kind").choices) == KINDS
-    assert tuple(option("plot", "--kind").choices) == KINDS
-    assert option("report", "--figures").default == ",".join(KINDS)
+    assert tuple(option("run", "--plot-kind").choices) == FIGURE_KINDS
+    assert tuple(option("plot", "--kind").choices) == FIGURE_KINDS
+    assert option("report", "--figures").default == ",".join(FIGURE_KINDS)
 
 
 def test_the_command_line_does_not_import_matplotlib():

@@ -26,8 +26,8 @@ from adversaries.experts import ExpertStream
 from adversaries.halving import HalvingLowerBound
 from game import GameError, ParameterError, load_scenario, play
 from game.sweep import SweepResult
+from game.viz import FIGURE_KINDS
 from game.viz.plots import (
-    KINDS,
     draw_tree,
     figure_for,
     figures_for,
@@ -118,7 +118,7 @@ EXPERT_GAMES = ["halving", "ewa", "weighted_majority", "randomized", "soa", "tre
 
 # -- every figure on every kind of game writes a PNG -----------------------------------------
 @pytest.mark.parametrize("game", GAMES)
-@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("kind", FIGURE_KINDS)
 def test_every_figure_that_applies_writes_a_png(request, tmp_path, game, kind):
     tr = request.getfixturevalue(game)
     applies = {
