@@ -9,7 +9,8 @@ sign(0) = +1, w ± x when y·w·x ≤ 0) on the same examples:
   (the engine through ``instance``/``label``, the bare loop with ``examples``);
 - *replay*: both sides run over examples drawn beforehand (the engine through
   the ``Replay`` adversary), so the ratio is the referee's own overhead;
-- *+ file*: the stream game also streaming its JSON Lines transcript.
+- *+ file*: the stream game also streaming its JSON Lines transcript, and
+  what the file adds a round (µs), against the game's own time a round.
 
 Run: ``python benchmarks/engine.py [--rounds N] [--repeats K]``. Target: the
 engine at ≥ 0.6× the bare loop's rounds/s at d = 100.
@@ -87,6 +88,8 @@ def main() -> None:
         "engine (replay)",
         "ratio",
         "engine + file",
+        "file µs/round",
+        "file / game",
     ):
         table.add_column(column, justify="right")
     with tempfile.TemporaryDirectory() as tmp:
@@ -123,6 +126,8 @@ def main() -> None:
                 f"{n / engine_r:,.0f}",
                 f"{bare_r / engine_r:.2f}×",
                 f"{n / filed:,.0f}",
+                f"{(filed - engine_s) / n * 1e6:.2f}",
+                f"{(filed - engine_s) / engine_s:.2f}×",
             )
     Console(width=140).print(table)
 

@@ -48,6 +48,7 @@ import contextlib
 import io
 import json
 import os
+import re
 import signal
 import tempfile
 import threading
@@ -374,6 +375,11 @@ def _made(make_path: Callable[[Path], Any], name: str = "s.toml", command: str =
         return [command, str(path)]
 
     return make
+
+
+def _digits(line: str, n: int) -> str:
+    """A round's line whose round number is an integer of ``n`` nines."""
+    return re.sub(r'"t":\s*1\b', '"t": ' + "9" * n, line, count=1)
 
 
 def _symlink_loop(path: Path) -> None:
@@ -917,7 +923,7 @@ def corpus() -> list[HostileCase]:
         HostileCase(
             T,
             "integer-5000-digits",
-            _transcript(lambda ls: [ls[0], ls[1].replace('"t": 1', '"t": ' + "9" * 5000), *ls[2:]]),
+            _transcript(lambda ls: [ls[0], _digits(ls[1], 5000), *ls[2:]]),
             2,
             "an integer longer than 4300 digits",
         ),

@@ -48,18 +48,26 @@ def _scalar_or_array(value):
 
 def zero_one(p, y):
     """1 when sign(p) differs from y, else 0 (sign(0) = +1)."""
+    if p.__class__ is float and y.__class__ is int:  # one round: no arrays
+        return 1.0 if (p >= 0) != (y > 0) else 0.0
     p = np.asarray(p, dtype=np.float64)
     return _scalar_or_array(((p >= 0) != (np.asarray(y) > 0)).astype(np.float64))
 
 
 def absolute(p, y):
     """``|p - y| / 2``: equals the zero-one loss on deterministic predictions."""
+    if p.__class__ is float and y.__class__ is int:  # one round: the same float64 arithmetic
+        return abs(p - y) / 2.0
     return _scalar_or_array(np.abs(np.asarray(p, dtype=np.float64) - y) / 2.0)
 
 
 def squared(p, y):
     """(p - y)² / 4."""
-    return _scalar_or_array((np.asarray(p, dtype=np.float64) - y) ** 2 / 4.0)
+    if p.__class__ is float and y.__class__ is int:  # one round: the same float64 arithmetic
+        d = p - y
+        return d * d / 4.0
+    d = np.asarray(p, dtype=np.float64) - y
+    return _scalar_or_array(d * d / 4.0)
 
 
 LOSSES: dict[str, Callable] = {"zero-one": zero_one, "absolute": absolute, "squared": squared}

@@ -388,7 +388,7 @@ def test_transcript_json_nested_5000_deep(saved):
 
 def test_transcript_integer_of_5000_digits(saved):
     path, lines = saved
-    line = lines[1].replace('"t": 1', '"t": ' + "9" * 5000)
+    line = lines[1].replace('"t":1', '"t":' + "9" * 5000)
     assert line != lines[1]
     rewrite(path, [lines[0], line, *lines[2:]])
     refused(path, f"{path}:2:", "an integer longer than 4300 digits", error=TranscriptError)

@@ -78,3 +78,16 @@ def test_an_unknown_loss_names_the_choices(name):
     assert repr(name) in msg
     for known in LOSSES:
         assert repr(known) in msg
+
+
+@given(
+    p=st.floats(min_value=-1.0, max_value=1.0, allow_subnormal=True),
+    y=st.sampled_from([1, -1]),
+    name=st.sampled_from(sorted(LOSSES)),
+)
+def test_one_round_s_loss_is_the_arrays_to_the_bit(p, y, name):
+    """A round's loss (Python float and int) is the float64 arithmetic on arrays, exactly."""
+    loss = LOSSES[name]
+    one = loss(p, y)
+    assert type(one) is float
+    assert np.array_equal(np.float64(one), loss(np.array([p, p]), np.array([y, y]))[0])
