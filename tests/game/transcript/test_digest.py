@@ -343,3 +343,32 @@ def test_long_columns_are_digested_piece_by_piece_to_the_same_bytes(monkeypatch)
     assert whole == "sha256:" + h.hexdigest()
     monkeypatch.setattr(digest_module, "_PIECE", 7)  # pieces of a few rounds
     assert digest_module.digest_columns(columns) == whole
+
+
+def frexp_form(values: np.ndarray) -> np.ndarray:
+    """The canonical form by its definition: ``frexp``, the mantissa rounded half to even."""
+    array = np.asarray(values, dtype=np.float64)
+    finite = np.isfinite(array)
+    mantissa, exponent = np.frexp(np.where(finite, array, 0.0))
+    quantised = np.round(mantissa * 2.0**24).astype("<i8")
+    exponent = exponent.astype("<i8")
+    carry = np.abs(quantised) == 1 << 24
+    quantised = np.where(carry, quantised // 2, quantised)
+    exponent = np.where(carry, exponent + 1, exponent)
+    code = np.select([np.isnan(array), array == np.inf, array == -np.inf], [1, 2, 3], 0)
+    return np.stack([quantised, exponent, code.astype("<i8")], axis=-1)
+
+
+@given(st.lists(st.integers(min_value=-(2**63), max_value=2**63 - 1), min_size=1, max_size=40))
+def test_canonical_form_from_the_bits_is_frexp_s(patterns):
+    """Every double (any bit pattern: subnormals, NaN payloads, ±0, ±inf) gets its defined form."""
+    values = np.array(patterns, dtype=np.int64).view(np.float64)
+    assert np.array_equal(canonical(values), frexp_form(values))
+
+
+@given(st.integers(2**23, 2**24 - 1), st.integers(-1040, 1023), st.booleans())
+def test_canonical_form_rounds_exact_halves_to_even(kept, scale, negative):
+    """A value halfway between two 24-bit mantissas rounds to the even one, as ``round`` does."""
+    value = (kept + 0.5) * 2.0 ** (scale - 24) * (-1 if negative else 1)
+    values = np.array([value, np.nextafter(value, 0), np.nextafter(value, np.inf)])
+    assert np.array_equal(canonical(values), frexp_form(values))
