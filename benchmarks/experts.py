@@ -31,6 +31,13 @@ with their pass over the weights compiled (numba, the ``fast`` extra) and
 with numpy alone (inside ``learners.weight_kernels.compiled(False)``). The
 compiled way is skipped when numba is not installed.
 
+Halving is also timed playing *points* of a class: ``all_functions(20)``
+(N = 2²⁰ hypotheses × 20 points), every round's prediction and update timed
+alone, on a fresh learner each repeat, beside one pass over that round's
+advice (the class's column for the point, ``.sum()``). The worst round is the
+figure (target ≤ 3× one pass); the class's columns (its matrix transposed,
+made once per class and shared by every learner on it) are timed apart.
+
 Run: ``python benchmarks/experts.py [--experts N] [--rounds T] [--repeats K]``.
 """
 
@@ -38,6 +45,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from functools import partial
 from typing import Any, ClassVar
 
 import numpy as np
@@ -46,6 +54,7 @@ from rich.table import Table
 
 from game import play
 from game.theory import frozen_copy
+from game.theory.concepts import all_functions
 from learners.experts import ExponentialWeights, Halving, WeightedMajority
 from learners.weight_kernels import available, compiled
 
@@ -131,6 +140,39 @@ def ways(learner_name: str) -> list[str]:
     return ["compiled", "numpy"] if available() else ["numpy"]
 
 
+def halving_on_points(bits: int, repeats: int) -> tuple[float, float, float]:
+    """Halving on the points of ``all_functions(bits)``: its worst round and the columns' cost.
+
+    Returns (worst round / one pass, the round where it fell, columns / one pass),
+    one pass being ``advice.sum()`` over a point's N advice, best of ``repeats``.
+    """
+    cls = all_functions(bits)
+    start = time.perf_counter()
+    columns = cls.columns  # once per class
+    made = time.perf_counter() - start
+    floor = min(
+        min(_timed(lambda x=x: columns[x].sum()) for x in range(bits)) for _ in range(repeats)
+    )
+    best = [float("inf")] * bits
+    for _ in range(repeats):
+        learner = Halving(concept_class=cls)
+        for x in range(bits):  # outcome +1 each round: C_t halves, N/2^t experts left
+            best[x] = min(best[x], _timed(partial(_round, learner, x)))
+    worst = max(range(bits), key=best.__getitem__)
+    return best[worst] / floor, worst, made / floor
+
+
+def _round(learner: Halving, x: int) -> None:
+    learner.predict(x)
+    learner.update(x, 1)
+
+
+def _timed(fn) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--experts", type=int, default=1 << 20)
@@ -182,6 +224,13 @@ def main() -> None:
     for (learner_name, way), ratio in worst.items():
         verdict = "met" if ratio <= 3.0 else "not met"
         print(f"{learner_name} ({way}): at most {ratio:.2f}× the floor (target ≤ 3×: {verdict})")
+    ratio, at, made = halving_on_points(20, max(args.repeats, 5))
+    verdict = "met" if ratio <= 3.0 else "not met"
+    print(
+        f"halving on the points of all_functions(20): worst round (round {at + 1}) "
+        f"{ratio:.2f}× one pass over its advice (target ≤ 3×: {verdict}); "
+        f"the class's columns, once per class: {made:.0f}× one pass"
+    )
 
 
 if __name__ == "__main__":

@@ -14,16 +14,25 @@ hypotheses over 64 points; conjunctions over 7 and 8 bits; and an SOA game
 against the optimal adversary on intervals over 128 points (the plain side
 plays the same game with the plain recursion, one memo for the whole game).
 Small calibration cases where the plain recursion does finish come first.
+The large classes (intervals over 512 points, conjunctions over 10 bits, decision
+lists over 5 bits of length 10) are timed on the engine alone, and for each of
+them a child process measures, with ``tracemalloc``, the peak memory of building
+the class and of computing its dimension, as a multiple of the class matrix.
 
 Run: ``python benchmarks/ldim.py [--cap SECONDS] [--repeats K] [--only NAME]``.
 Targets: intervals over 256 points under 10 s; the SOA game under 10 s; at
-least 20× faster than the plain recursion wherever it finishes within 10 minutes.
+least 20× faster than the plain recursion wherever it finishes within 10 minutes;
+``ldim(decision_lists(5, 10))`` ≤ 3 s, ``ldim(intervals(512))`` and
+``ldim(conjunctions(10))`` ≤ 1.5 s each with peak memory ≤ 3× the class matrix.
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import json
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 
@@ -33,7 +42,7 @@ from rich.table import Table
 
 import game
 from adversaries import OptimalAdversary
-from game.theory.concepts import FiniteClass, conjunctions, intervals
+from game.theory.concepts import FiniteClass, build_class, conjunctions, intervals
 from game.theory.littlestone import ldim, ldim_plain
 from learners import SOA
 
@@ -103,6 +112,41 @@ def soa_game_plain(cls: FiniteClass, deadline: float, max_memo: int) -> int:
     return mistakes
 
 
+# -- peak memory, in a child process --------------------------------------------------
+
+_PEAK = """
+import gc, json, sys, tracemalloc
+from game.theory.concepts import build_class
+from game.theory.littlestone import ldim
+builder, args = sys.argv[1], [int(a) for a in sys.argv[2:]]
+tracemalloc.start()
+cls = build_class(builder, *args)
+build = tracemalloc.get_traced_memory()[1]
+gc.collect()
+tracemalloc.reset_peak()
+held = tracemalloc.get_traced_memory()[0]
+ldim(cls)
+dim = tracemalloc.get_traced_memory()[1] - held + cls.matrix.nbytes
+print(json.dumps({"matrix": cls.matrix.nbytes, "build": build, "ldim": dim}))
+"""
+
+
+def peak_memory(builder: str, *args: int) -> dict[str, float]:
+    """Peak traced bytes of building a class and of its Ldim, as multiples of its matrix.
+
+    The Ldim figure counts the matrix itself plus everything allocated while
+    computing (the names and the rest of the class are left out).
+    """
+    out = subprocess.run(
+        [sys.executable, "-c", _PEAK, builder, *map(str, args)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    return {"build": got["build"] / got["matrix"], "ldim": got["ldim"] / got["matrix"]}
+
+
 # -- timing ------------------------------------------------------------------------------
 
 
@@ -147,6 +191,14 @@ def cases():
         ("random 16,384 × 64", lambda: random_class(16_384, 64), dim, dim_plain),
         ("conjunctions, 7 bits", lambda: conjunctions(7), dim, dim_plain),
         ("conjunctions, 8 bits", lambda: conjunctions(8), dim, dim_plain),
+        ("intervals, 512 points", lambda: intervals(512), dim, None),
+        ("conjunctions, 10 bits", lambda: conjunctions(10), dim, None),
+        (
+            "decision lists, 5 bits, length 10",
+            lambda: build_class("decision_lists", 5, 10),
+            dim,
+            None,
+        ),
         (
             "SOA vs optimal adversary, intervals 128",
             lambda: intervals(128),
@@ -172,6 +224,10 @@ def main() -> None:
         cls = make()
         shape = f"{cls.n_hypotheses:,} × {cls.n_points}"
         fast, value = time_engine(make, run, args.repeats)
+        if run_plain is None:  # the plain recursion has no chance: the engine alone
+            table.add_row(name, shape, str(value), f"{fast:.3f}", "—", "—")
+            console.print(f"{name}: value {value}, engine {fast:.3f} s")
+            continue
         slow, plain_value, reason, gave_up = time_plain(make, run_plain, args.cap)
         if slow is None:
             plain = f"> {gave_up:.0f} ({reason})"
@@ -184,6 +240,23 @@ def main() -> None:
         table.add_row(name, shape, str(value), f"{fast:.3f}", plain, speed)
         console.print(f"{name}: value {value}, engine {fast:.3f} s, plain {plain}, {speed}")
     console.print(table)
+    memory = Table(title="Peak memory (tracemalloc, child process), × the class matrix")
+    for column in ("class", "matrix MB", "building", "ldim"):
+        memory.add_column(column, justify="left" if column == "class" else "right")
+    for builder, builder_args in (
+        ("intervals", (512,)),
+        ("conjunctions", (10,)),
+        ("decision_lists", (5, 10)),
+    ):
+        label = f"{builder}({', '.join(map(str, builder_args))})"
+        if args.only and args.only not in label:
+            continue
+        peak = peak_memory(builder, *builder_args)
+        nbytes = build_class(builder, *builder_args).matrix.nbytes
+        memory.add_row(
+            label, f"{nbytes / 1e6:.1f}", f"{peak['build']:.2f}×", f"{peak['ldim']:.2f}×"
+        )
+    console.print(memory)
 
 
 if __name__ == "__main__":

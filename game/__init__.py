@@ -15,10 +15,11 @@ they are for, each with a façade of its own:
   classes) and ``littlestone`` (Ldim, shattered trees);
 - :mod:`game.players`: the fields a player declares, the registry, the
   lockstep protocol;
-- :mod:`game.sweep`: many seeds, grids, executors, lockstep batches;
+- :mod:`game.sweep`: many seeds, grids, executors, lockstep batches, tournaments;
 - :mod:`game.testing`: conformance checks, the fuzzer, ``selfcheck``, and
   hypothesis strategies (``game.testing.strategies``);
 - :mod:`game.viz`: HTML views, figures (``plots``), the report (``report``);
+- :mod:`game.human`: a person at the table (``HumanLearner``, ``HumanAdversary``, their seats);
 - :mod:`game.cli`: ``python -m game``.
 
 Examples
@@ -46,10 +47,11 @@ from game.errors import (
     TranscriptError,
     UnknownPlayerError,
 )
+from game.human import HumanAdversary, HumanLearner
 from game.players import register
 from game.protocol import Adversary, History, Learner
 from game.scenario import Scenario, builtin_scenarios, load_scenario
-from game.sweep import SweepResult, play_batch, sweep
+from game.sweep import SweepResult, TournamentResult, play_batch, sweep, tournament
 from game.theory import Certificate, HalfspaceCertificate
 from game.theory.bounds import Bound
 from game.transcript import Round, Transcript
@@ -63,6 +65,8 @@ __all__ = [
     "GameError",
     "HalfspaceCertificate",
     "History",
+    "HumanAdversary",
+    "HumanLearner",
     "Learner",
     "ParameterError",
     "ProtocolError",
@@ -71,6 +75,7 @@ __all__ = [
     "Scenario",
     "ScenarioError",
     "SweepResult",
+    "TournamentResult",
     "Transcript",
     "TranscriptError",
     "UnknownPlayerError",
@@ -80,4 +85,5 @@ __all__ = [
     "play_batch",
     "register",
     "sweep",
+    "tournament",
 ]

@@ -9,8 +9,9 @@ instance, predict, label, update, record. What surrounds it lives in helpers:
 - a ``_Recorder`` owns the columns (the referee's copy of the instances,
   an :class:`~game.transcript.InstanceColumn`, and three Python lists, turned
   into a :class:`~game.transcript.Transcript` when the game ends), the optional
-  per-round record (snapshots, extras, the JSON Lines file) and the abort path;
-  a plain game (no snapshots, no extras, no file) has no per-round record at
+  per-round record (snapshots, extras, the JSON Lines file, the ``trace``
+  callback) and the abort path; a plain game (no snapshots, no extras, no
+  file, no trace) has no per-round record at
   all, so its round costs one row copy, three list appends and one identity
   check over the players' own calls;
 - the players are handed the referee's copy of each instance, never the
@@ -70,6 +71,7 @@ from game.transcript import (
     DiskColumn,
     InstanceColumn,
     NotNumbers,
+    Round,
     Transcript,
     TranscriptWriter,
     instance_fault,
@@ -81,6 +83,7 @@ __all__ = [
     "KEEP",
     "RoundsBar",
     "check_progress",
+    "check_trace",
     "extras_clash",
     "game_header",
     "play",
@@ -211,6 +214,7 @@ def play(
     meta: dict | None = None,
     progress: bool | Callable[[int, int], Any] | None = None,
     keep: str = "memory",
+    trace: Callable[[Round, int], Any] | None = None,
 ) -> Transcript:
     """Play one game and return its transcript.
 
@@ -270,6 +274,17 @@ def play(
         reads them a block at a time. Rows of immutable blocks are copied
         there too; the points of a finite class and the learner's snapshots
         stay in memory. A round costs about 0.5 µs more.
+    trace : callable, optional
+        Called as ``trace(round, mistakes)`` after every round is recorded (and
+        before its line is written to ``out``): ``round`` a
+        :class:`~game.transcript.Round` (its number, the instance as the
+        players saw it, prediction, label, mistake, loss, whether the learner
+        updated, the players' extras, and the learner's snapshot when
+        snapshots are logged, else None), ``mistakes`` the mistakes so far,
+        this round's included. None (the default) adds nothing to the round
+        loop. An exception the callback raises stops the game as a
+        :class:`GameError` naming the round, which is not kept (rounds 1 to
+        t - 1 are, as when a player fails).
 
     Returns
     -------
@@ -281,7 +296,7 @@ def play(
         For a bad argument: ``rounds`` not an integer ≥ 0, an unknown ``loss``,
         ``snapshots`` not a bool, ``out`` not a path, ``overwrite`` not a bool,
         ``meta`` not a dict, ``progress`` not a bool, None or a callable,
-        ``keep`` not "memory" or "disk".
+        ``keep`` not "memory" or "disk", ``trace`` not None or a callable.
     ProtocolError
         A player broke the protocol (a prediction outside [-1, 1] or NaN, a label
         other than ±1, an ``update`` that returned no bool) or raised: the message
@@ -306,6 +321,7 @@ def play(
     if out is not None and not overwrite:
         refuse_existing(out)
     progress = check_progress(progress)
+    trace = check_trace(trace)
     header = game_header(
         learner, adversary, rounds=rounds, loss=loss, snapshots=snapshots, meta=meta
     )
@@ -315,7 +331,7 @@ def play(
     disk = None
     if keep == "disk":
         disk = os.path.dirname(os.path.abspath(out)) if out is not None else tempfile.gettempdir()
-    where = (out, overwrite, disk)
+    where = (out, overwrite, disk, trace)
     if progress is not True:
         progress = None if progress is False else progress
         return _referee(learner, adversary, header, rounds, snapshots, where, progress)
@@ -332,17 +348,25 @@ def _referee(
     header: dict,
     rounds: int,
     snapshots: bool,
-    out: tuple[str | os.PathLike | None, bool, str | None],
+    out: tuple[str | os.PathLike | None, bool, str | None, Callable | None],
     progress: Callable[[int, int], Any] | None,
 ) -> Transcript:
     """The game itself, its arguments checked: the round loop, then its end.
 
-    ``out`` is the file, whether it may replace an existing one, and the
-    folder the rounds are kept in on disk (None: in memory).
+    ``out`` is the file, whether it may replace an existing one, the folder
+    the rounds are kept in on disk (None: in memory) and the trace callback
+    (None: none).
     """
-    out, overwrite, disk = out
+    out, overwrite, disk, trace = out
     record = _Recorder.open(
-        learner, adversary, header, snapshots=snapshots, out=out, overwrite=overwrite, disk=disk
+        learner,
+        adversary,
+        header,
+        snapshots=snapshots,
+        out=out,
+        overwrite=overwrite,
+        disk=disk,
+        trace=trace,
     )
     ps, ys, us = record.ps, record.ys, record.us
     store = record.xs.store  # the slow path of the copy; the loop writes rows itself
@@ -425,6 +449,7 @@ class _Recorder:
     initial: dict | None  # the snapshot before round 1
     writer: TranscriptWriter | None
     disk: str | None = None  # the folder the columns are kept in, on disk; None: in memory
+    trace: Callable[[Round, int], Any] | None = None  # play's trace callback
     xs: InstanceColumn = attrs.field(init=False)
     ps: list[float] | DiskColumn = attrs.field(init=False)
     ys: list[int] | DiskColumn = attrs.field(init=False)
@@ -432,6 +457,7 @@ class _Recorder:
     snaps: dict[str, list] | None = attrs.field(init=False, default=None)  # keys of round 1
     extras: dict[str, list] = attrs.field(init=False, factory=dict)  # keys of round 1
     start: float = attrs.field(init=False, factory=time.perf_counter)
+    mistakes: int = attrs.field(init=False, default=0)  # counted only for the trace
 
     def __attrs_post_init__(self) -> None:
         self.xs = InstanceColumn(self.header["rounds"], disk=self.disk)
@@ -452,10 +478,12 @@ class _Recorder:
         out: str | os.PathLike | None,
         overwrite: bool = True,
         disk: str | None = None,
+        trace: Callable[[Round, int], Any] | None = None,
     ) -> _Recorder:
         """The recorder of a game about to start: initial snapshot taken, file opened.
 
-        ``disk`` is the folder the columns are kept in (None: in memory).
+        ``disk`` is the folder the columns are kept in (None: in memory);
+        ``trace`` the callback told of every round (None: none).
         """
         snapshot = getattr(learner, "snapshot", None) if snapshots else None
         if snapshots and snapshot is None:
@@ -478,6 +506,7 @@ class _Recorder:
             initial,
             writer,
             disk,
+            trace,
         )
 
     def per_round(self) -> Callable[[int, Any, float, int, bool], None] | None:
@@ -487,6 +516,7 @@ class _Recorder:
             and self.learner_extras is None
             and self.adversary_extras is None
             and self.writer is None
+            and self.trace is None
         )
         return None if plain else self.more
 
@@ -522,12 +552,29 @@ class _Recorder:
                     self._extras_keys(row, t)
                 for k, v in row.items():
                     self.extras[k].append(float(v))
+            if self.trace is not None:
+                self._trace(t, x, p, y, u, snap, row)
             if self.writer is not None:
                 self.writer.round(t, x, p, y, u, snap, row)
         except GameError:
             raise
         except Exception as exc:
             raise self._raised(exc, t, stage) from exc
+
+    def _trace(
+        self, t: int, x: Any, p: float, y: int, u: bool, snap: dict | None, row: dict | None
+    ) -> None:
+        """Tell the trace callback of round t; what it raises, a :class:`GameError`."""
+        mistake = (1 if p >= 0 else -1) != y
+        self.mistakes += mistake
+        loss = float(get_loss(self.header["loss"])(p, y))
+        shown = Round(t, x, p, y, mistake, loss, u, dict(row or {}), snap)
+        try:
+            self.trace(shown, self.mistakes)
+        except Exception as exc:
+            raise GameError(
+                f"the trace callback raised {type(exc).__name__} at round {t}: {exc}"
+            ) from exc
 
     def _snapshot_keys(self, snap: dict, t: int) -> dict[str, list]:
         """The first snapshot's keys name the columns; a later change of keys is an error."""
@@ -783,6 +830,23 @@ progress(done, total), got 1
     raise ParameterError(
         "progress", progress, "True, False, None or a callable progress(done, total)"
     )
+
+
+def check_trace(trace: Any) -> Callable[[Round, int], Any] | None:
+    """``trace`` as :func:`play` takes it (None or a callable), or a ParameterError naming it.
+
+    Examples
+    --------
+    >>> check_trace(None), check_trace(print) is print
+    (None, True)
+    >>> check_trace(True)
+    Traceback (most recent call last):
+    ...
+    game.errors.ParameterError: trace must be None or a callable trace(round, mistakes), got True
+    """
+    if trace is None or callable(trace):
+        return trace
+    raise ParameterError("trace", trace, "None or a callable trace(round, mistakes)")
 
 
 def _report(progress: Any, done: int, total: int) -> None:

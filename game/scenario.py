@@ -104,7 +104,15 @@ from game.theory import (
 from game.theory.concepts import FiniteClass, build_class
 from game.transcript import Transcript
 
-__all__ = ["MAX_ROUNDS", "Scenario", "builtin_scenarios", "load_scenario", "scenario_from_dict"]
+__all__ = [
+    "BUILTIN_FOLDER",
+    "MAX_ROUNDS",
+    "Scenario",
+    "builtin_scenarios",
+    "load_scenario",
+    "read_toml",
+    "scenario_from_dict",
+]
 
 #: The most rounds a scenario may ask for.
 MAX_ROUNDS = 10**9
@@ -147,7 +155,8 @@ def _ints(table: dict, kinds: dict) -> dict:
 
 
 #: The built-in scenarios: shipped inside the package (the top-level ``scenarios/`` folder).
-_BUILTIN = Path(__file__).resolve().parent / "scenarios"
+#: Where the built-in scenarios (and ``tournaments/``) are installed, inside the package.
+BUILTIN_FOLDER = Path(__file__).resolve().parent / "scenarios"
 
 
 def builtin_scenarios() -> dict[str, Path]:
@@ -171,7 +180,7 @@ def builtin_scenarios() -> dict[str, Path]:
     >>> len(gallery) >= 26
     True
     """
-    files = sorted(_BUILTIN.glob("*.toml"))
+    files = sorted(BUILTIN_FOLDER.glob("*.toml"))
     return {f.stem.replace("_", "-"): f for f in files}
 
 
@@ -224,18 +233,36 @@ def load_scenario(path: str | os.PathLike) -> Scenario:
     """
     check_instance("path", path, (str, os.PathLike), "a path (str or os.PathLike)")
     path = _scenario_path(path)
+    spec = read_toml(path, "scenario")
+    return scenario_from_dict(spec, source=path)
+
+
+def read_toml(path: Path, what: str) -> dict:
+    """A TOML file of the project's (a scenario, a tournament) as a dict, read with care.
+
+    At most :data:`MAX_TEXT_BYTES` read; UTF-8 text; valid TOML; nested at
+    most :data:`MAX_DEPTH` levels. Every refusal is a :class:`ScenarioError`
+    naming the file: ``no such {what} file``, ``not valid TOML: …``.
+
+    Examples
+    --------
+    >>> read_toml(Path("no/such.toml"), "tournament")
+    Traceback (most recent call last):
+    ...
+    game.errors.ScenarioError: no/such.toml: no such tournament file
+    """
     fail = refusal(ScenarioError, path)
     try:
         os.lstat(path)
     except FileNotFoundError:
-        raise fail("no such scenario file") from None
+        raise fail(f"no such {what} file") from None
     except (OSError, ValueError):
         pass  # refused below, saying why
-    data = read_input(path, limit=MAX_TEXT_BYTES, fail=fail, what="scenario file")
+    data = read_input(path, limit=MAX_TEXT_BYTES, fail=fail, what=f"{what} file")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise fail(f"cannot read the scenario: not UTF-8 text (byte {exc.start + 1})") from None
+        raise fail(f"cannot read the {what}: not UTF-8 text (byte {exc.start + 1})") from None
     try:
         spec = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -247,7 +274,7 @@ def load_scenario(path: str | os.PathLike) -> Scenario:
         raise fail(f"not valid TOML: an integer longer than {limit} digits") from None
     if nesting_depth(spec) > MAX_DEPTH:
         raise fail(f"tables and arrays nested deeper than {MAX_DEPTH} levels")
-    return scenario_from_dict(spec, source=path)
+    return spec
 
 
 def scenario_from_dict(spec: dict, *, source: str | Path = "<scenario>", base: Path | None = None):
@@ -633,6 +660,7 @@ class Scenario:
         check: bool = True,
         progress: Any = None,
         keep: str | None = None,
+        trace: Any = None,
     ) -> Transcript:
         """Play the scenario and check ``[expect]``.
 
@@ -657,6 +685,8 @@ class Scenario:
             default on disk when the record of its rounds would take more than
             half the available memory (:func:`game.players.choose_keep`), else
             in memory.
+        trace : callable, optional
+            Called as ``trace(round, mistakes)`` after every round, as :func:`game.play` takes it.
         """
         if seed is not None:
             seed = check_integer("seed", seed, low=0)
@@ -687,6 +717,7 @@ class Scenario:
             meta=meta,
             progress=progress,
             keep=keep,
+            trace=trace,
         )
         exact = seed is None and rounds is None
         if check:

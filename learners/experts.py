@@ -271,6 +271,7 @@ class Halving:
     _plus: Any = attrs.field(init=False, default=None, repr=False)
     _votes: int = attrs.field(init=False, default=0, repr=False)
     _points: bool | None = attrs.field(init=False, default=None, repr=False)
+    _columns: Any = attrs.field(init=False, default=None, repr=False)
 
     #: C_t is kept as a boolean mask over the N experts until it holds at most
     #: N/64 of them, then as an array of indices.
@@ -311,10 +312,12 @@ class Halving:
         if not point:
             f = _advice(x, self._n, "Halving")
             return f if self._alive is None else f[self._alive]
-        matrix = self.concept_class.matrix
-        if not 0 <= x < matrix.shape[1]:
-            raise ValueError(f"point {x} is outside the class's {matrix.shape[1]} points")
-        return matrix[:, x] if self._alive is None else matrix[self._alive, x]
+        columns = self._columns
+        if columns is None:  # the class point by point: one contiguous row per point
+            columns = self._columns = self.concept_class.columns
+        if not 0 <= x < columns.shape[0]:
+            raise ValueError(f"point {x} is outside the class's {columns.shape[0]} points")
+        return columns[x] if self._alive is None else columns[x, self._alive]
 
     def predict(self, x) -> float:
         """+1.0 when at least half of C_t advises +1, else −1.0."""
@@ -376,7 +379,10 @@ class Halving:
 
         None only when N is unknown (no round played and ``experts`` not given).
         """
-        matrix = self.concept_class.matrix if self._points else None
+        points = self._points
+        if points is None and len(transcript):  # rebuilt from a header: the rounds say
+            points = self.concept_class is not None and np.ndim(transcript.raw_instances[0]) == 0
+        matrix = self.concept_class.matrix if points else None
         n = _experts_of(transcript, self._n)
         if n is None:
             return None

@@ -143,7 +143,7 @@ def test_inside_the_rooms_every_module_is_private():
 #: The modules at the top of ``game`` (DESIGN.md, Layout).
 TOP_MODULES = {"errors", "protocol", "engine", "scenario", "__main__"}
 #: The rooms of ``game``: its subpackages.
-ROOMS = {"transcript", "theory", "players", "sweep", "testing", "viz", "cli"}
+ROOMS = {"transcript", "theory", "players", "sweep", "testing", "viz", "cli", "human"}
 
 
 def test_game_holds_exactly_its_top_modules_and_rooms():
@@ -170,6 +170,10 @@ SURFACE = {
     "builtin_scenarios",
     "sweep",
     "SweepResult",
+    "tournament",
+    "TournamentResult",
+    "HumanLearner",
+    "HumanAdversary",
     "register",
     "Learner",
     "Adversary",

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from game import load_scenario
+from game import Transcript, load_scenario
 
 SCENARIOS = sorted((Path(__file__).resolve().parent.parent / "scenarios").glob("*.toml"))
 
@@ -25,3 +25,17 @@ def test_each_scenario_plays_to_its_recorded_digest(path):
     assert scenario.expect.get("digest"), f"{path.name} records no digest"
     transcript = scenario.play()  # raises ExpectationError on any failed expectation
     assert transcript.digest == scenario.expect["digest"]
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+def test_each_scenario_s_transcript_file_loads_with_its_verdicts(path, tmp_path):
+    """A game's file reads back (its totals and bound recomputed) to the game's own verdicts."""
+    scenario = load_scenario(path)
+    played = scenario.play(rounds=min(scenario.rounds, 300), out=tmp_path / "t.jsonl", check=False)
+    loaded = Transcript.load(tmp_path / "t.jsonl")
+    assert loaded.digest == played.digest
+    assert loaded.summary()["mistakes"] == played.summary()["mistakes"]
+    assert (loaded.bound is None) == (played.bound is None)
+    if played.bound is not None:
+        assert loaded.bound.value == played.bound.value
+        assert loaded.bound.applies == played.bound.applies

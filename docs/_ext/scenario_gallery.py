@@ -10,6 +10,11 @@ command line prints it, without the wall time so that a page is the same from
 one build to the next), its ``[expect]`` checks and its TOML. ``index.inc``
 holds the thumbnails and the toctree that ``gallery/index.rst`` includes.
 
+A scenario whose game has an animation (:func:`game.viz.animations.animations_for`)
+shows the first that fits as a GIF under its figures, drawn with few frames at a
+low resolution (:data:`ANIMATION_FRAMES`, :data:`ANIMATION_DPI`) so the build
+stays quick.
+
 A scenario that cannot be played, or that fails its expectations or its
 bound, is a warning, so the build (``-W``) fails.
 
@@ -29,6 +34,16 @@ logger = logging.getLogger(__name__)
 
 #: The figures' resolution (the report's default is 80).
 DPI = 100
+#: The animations' most frames and resolution.
+ANIMATION_FRAMES = 16
+ANIMATION_DPI = 60
+#: Captions of the animations, by kind.
+ANIMATION_CAPTIONS = {
+    "perceptron": "The Perceptron's separating line turning, with the points so far.",
+    "halving": "The consistent experts shrinking, beside their count against the bound.",
+    "tree": "The walk down the Littlestone tree, round by round.",
+    "weights": "The experts' weights after every round, recomputed from the record.",
+}
 #: Captions of the figures, by kind.
 CAPTIONS = {
     "mistakes": "Cumulative mistakes (and updates) against the bounds, round by round.",
@@ -82,8 +97,27 @@ def _summary_table(transcript: Any) -> list[str]:
     return [*lines, ""]
 
 
-def scenario_page(name: str, path: Path, entry: Any) -> tuple[str, dict[str, bytes]]:
-    """The page of one scenario (reStructuredText) and its figures (file name -> PNG)."""
+def animation_gif(transcript: Any) -> tuple[str, bytes] | None:
+    """The first animation that fits the game, as (kind, GIF bytes); None when none fits."""
+    import tempfile
+
+    from game.viz.animations import animate, animations_for
+
+    kinds = animations_for(transcript)
+    if not kinds:
+        return None
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder) / "a.gif"
+        animate(
+            transcript, out, kind=kinds[0], max_frames=ANIMATION_FRAMES, dpi=ANIMATION_DPI, fps=3
+        )
+        return kinds[0], out.read_bytes()
+
+
+def scenario_page(
+    name: str, path: Path, entry: Any, animation: tuple[str, bytes] | None = None
+) -> tuple[str, dict[str, bytes]]:
+    """The page of one scenario (reStructuredText) and its figures (file name -> PNG or GIF)."""
     lines = [f".. _gallery-{name}:", "", *_title(name)]
     lines += [_escape(entry.description), ""] if entry.description else []
     lines += [
@@ -113,6 +147,19 @@ def scenario_page(name: str, path: Path, entry: Any) -> tuple[str, dict[str, byt
             ]
         for kind, why in entry.skipped.items():
             lines += [f"The {kind} figure is not drawn: {_escape(why)}", ""]
+        if animation is not None:
+            kind, data = animation
+            file = f"{name}-{kind}.gif"
+            images[file] = data
+            lines += _title("Animation", "-")
+            lines += [
+                f".. figure:: {file}",
+                f"   :alt: the {kind} animation of {name}",
+                "",
+                f"   {ANIMATION_CAPTIONS.get(kind, kind)} "
+                f"``python -m game animate runs/{path.stem}.jsonl --kind {kind}``",
+                "",
+            ]
         lines += _title("Summary", "-")
         lines += _summary_table(transcript)
         if entry.failures:
@@ -165,11 +212,18 @@ def write_gallery(app: Sphinx) -> None:
             logger.warning("gallery: %s fails its expectations: %s", name, entry.failures)
         elif entry.transcript.summary()["within_bound"] is False:
             logger.warning("gallery: %s exceeds its bound", name)
-        page, images = scenario_page(name, path, entry)
+        animation = None
+        if entry.error is None:
+            try:
+                animation = animation_gif(entry.transcript)
+            except Exception as exc:
+                logger.warning("gallery: %s cannot be animated: %s", name, exc)
+        page, images = scenario_page(name, path, entry, animation)
         files[f"{name}.rst"] = page
         files.update(images)
-        if images:
-            thumbnails[name] = next(iter(images))
+        pictures = [file for file in images if file.endswith(".png")]
+        if pictures:
+            thumbnails[name] = pictures[0]
     files["index.inc"] = index_include(list(scenarios), thumbnails)
     write_folder(Path(app.srcdir) / "gallery" / "generated", files)
 

@@ -2,7 +2,8 @@
 
 ::
 
-    python -m game run | replay | expect | list | sweep | plot | report | ldim | margin | selfcheck
+    python -m game run | play | replay | expect | list | sweep | tournament | plot | animate
+                   | report | ldim | solve | margin | selfcheck
     python -m game --version
     online-learning-games ...   # the console script: the same commands
 
@@ -10,8 +11,9 @@ A command that takes a scenario takes a ``.toml`` file or the name of a
 built-in scenario (:func:`game.builtin_scenarios`: ``perceptron-separable``),
 so the shipped games play from any folder.
 
-Each command's module (``_run``, ``_replay``, ``_expect``, ``_list``,
-``_sweep``, ``_plot``, ``_report``, ``_ldim``, ``_margin``, ``_selfcheck``) has
+Each command's module (``_run``, ``_play``, ``_replay``, ``_expect``, ``_list``,
+``_sweep``, ``_tournament``, ``_plot``, ``_animate``, ``_report``, ``_ldim``,
+``_solve``, ``_margin``, ``_selfcheck``) has
 ``add_parser(subparsers)`` and ``run(args, console)``; :func:`main` builds the
 parser from their list (:func:`script` is the console script: the same, under
 its own name) and turns every :class:`game.errors.GameError` into one

@@ -35,10 +35,12 @@ from collections.abc import Iterator
 from importlib.metadata import PackageNotFoundError, version
 
 from game.cli import (
+    _animate,
     _expect,
     _ldim,
     _list,
     _margin,
+    _play,
     _plot,
     _replay,
     _report,
@@ -46,6 +48,7 @@ from game.cli import (
     _selfcheck,
     _solve,
     _sweep,
+    _tournament,
 )
 from game.cli._output import output_console
 from game.errors import ExpectationError, GameError, ReplayMismatch
@@ -63,7 +66,8 @@ __all__ = [
 
 #: The command modules, in the order ``python -m game --help`` lists them.
 COMMANDS = (
-    _run, _replay, _expect, _list, _sweep, _plot, _report, _ldim, _solve, _margin, _selfcheck,
+    _run, _play, _replay, _expect, _list, _sweep, _tournament, _plot, _animate, _report, _ldim,
+    _solve, _margin, _selfcheck,
 )  # fmt: skip
 
 #: The distribution the packages are installed from, and the console script's name.

@@ -33,6 +33,7 @@ from pathlib import Path
 from rich.console import Console
 
 from game.errors import CertificateError, GameError, ReplayMismatch
+from game.human import replaying
 from game.players import lookup, parameters
 from game.scenario import load_scenario, scenario_from_dict
 from game.transcript import GAME_FIELDS, Transcript, canonical_text, game_fields
@@ -94,9 +95,12 @@ def replay_transcript(path: Path, console: Console, *, allow_incomplete: bool = 
         if replayed_from_spec:
             origin = Path(str(scenario_meta.get("path", path)))
             # data files are read from the transcript's own folder, never where its header says
-            scenario = scenario_from_dict(scenario_meta["spec"], source=origin, base=path.parent)
             limit = None if unfinished is None else len(recorded)
-            replayed = scenario.play(check=False, rounds=limit)
+            with replaying(recorded):  # a person's game: the recorded moves as a script
+                scenario = scenario_from_dict(
+                    scenario_meta["spec"], source=origin, base=path.parent
+                )
+                replayed = scenario.play(check=False, rounds=limit)
         else:
             replayed = _replay_learner(recorded, path)
     except CertificateError as exc:

@@ -4,7 +4,7 @@
 
     python -m game run SCENARIO [--out FILE | --no-out] [--force] [--seed N] [--rounds N]
         [--snapshots] [--plot FILE] [--plot-kind KIND] [--quiet | --progress]
-        [--keep memory|disk]
+        [--keep memory|disk] [--trace]
 
 SCENARIO is a ``.toml`` file or a built-in scenario's name
 (``python -m game run perceptron-separable``, from any folder). The summary is
@@ -21,13 +21,28 @@ or ``--rounds``): a failure exits with 1 after the summary is printed.
 A game whose rounds would take more than half the available memory keeps
 them on disk as it plays (``keep="disk"`` of :func:`game.play`, beside the
 transcript), so its memory stays what the players hold; ``--keep`` chooses.
+
+``--trace`` prints one line per round as the game runs, before the summary
+(``trace_line``)::
+
+    t  instance                        p      y   ✗/✓  mistakes  snapshot k=v …
+
+the round, the instance in short (``summarize``), the prediction, the
+label, ✗ for a mistake (✓ otherwise), the mistakes so far and the learner's
+snapshot, its numbers to 4 significant digits and its vectors shown as
+instances are. It logs the snapshots when the learner has them and shows no
+progress bar.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
+import numbers
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
@@ -39,9 +54,122 @@ from game.scenario import load_scenario
 from game.transcript import Transcript
 from game.viz import FIGURE_KINDS, SummaryRow, format_value, summary_entries
 
-__all__ = ["add_parser", "run", "summary_table"]
+__all__ = ["TraceLines", "add_parser", "run", "summarize", "summary_table", "trace_line"]
 
 _RUNS = Path("runs")
+
+
+#: How many entries of a vector a line shows before "…".
+SHOWN = 4
+#: How many bits or signs a line shows before "…".
+SHOWN_BITS = 24
+
+
+def _number(v: float, digits: int = 4) -> str:
+    if isinstance(v, numbers.Integral) and not isinstance(v, bool):
+        return str(int(v))
+    v = float(v)
+    if math.isfinite(v) and v == int(v) and abs(v) < 1e6:
+        return str(int(v))
+    return f"{v:.{digits}g}"
+
+
+def _vector(a: np.ndarray, size: str = "d") -> str:
+    a = np.ravel(a)
+    head = ", ".join(_number(v, 3) for v in a[:SHOWN])
+    more = ", …" if a.size > SHOWN else ""
+    return f"[{head}{more}] ({size}={a.size})"
+
+
+def summarize(x: Any, kind: str | None = None) -> str:
+    """A short view of an instance, as the trace shows it; ``kind`` as the adversary presents.
+
+    A real vector by its first entries and its length (``[0.12, -0.5, …] (d=100)``),
+    a point of a finite class by its index (``point 17``), a bit vector by its
+    bits (``bits 0110… (n=40)``), advice of ±1 as signs (``+-+… (N=64)``) and
+    graded advice as a vector.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from game.transcript import Round
+    >>> r = Round(3, np.array([0.125, -0.5, 2.0]), 1.0, -1, True, 1.0, True, {}, {"norm2": 2.0})
+    >>> print(trace_line(r, 2, kind="vector", width=3).plain)
+      3  [0.125, -0.5, 2] (d=3)  +1  -1  ✗  mistakes 2  norm2=2
+    >>> summarize(np.array([1, -1, 1, 1], dtype=np.int8), "advice")
+    '+-++ (N=4)'
+    >>> summarize(7, "point"), summarize(np.array([1, 0, 1], dtype=bool), "bits")
+    ('point 7', 'bits 101 (n=3)')
+    """
+    if (isinstance(x, numbers.Integral) and not isinstance(x, bool)) or kind == "point":
+        return f"point {int(x)}" if np.ndim(x) == 0 else _vector(np.asarray(x))
+    a = np.asarray(x)
+    if a.ndim != 1:
+        return f"array of shape {a.shape}"
+    if kind == "bits" or a.dtype == np.bool_:
+        bits = "".join("1" if b else "0" for b in a[:SHOWN_BITS])
+        return f"bits {bits}{'…' if a.size > SHOWN_BITS else ''} (n={a.size})"
+    if kind == "advice" and a.size and np.all((a == 1) | (a == -1)):
+        signs = "".join("+" if v > 0 else "-" for v in a[:SHOWN_BITS])
+        return f"{signs}{'…' if a.size > SHOWN_BITS else ''} (N={a.size})"
+    return _vector(a, "N" if kind == "advice" else "d")
+
+
+def _value(v: Any) -> str:
+    if np.ndim(v) > 0:
+        return _vector(np.asarray(v))
+    try:
+        return _number(v)
+    except (TypeError, ValueError):
+        return str(v)
+
+
+def _prediction(p: float) -> str:
+    return f"{p:+.0f}" if p in (1.0, -1.0) else f"{p:+.3f}"
+
+
+def trace_line(rnd: Any, mistakes: int, *, kind: str | None = None, width: int = 1) -> Text:
+    """Round ``rnd`` (a :class:`~game.transcript.Round`) as one styled line of the trace.
+
+    ``mistakes`` is the mistakes so far, ``kind`` the kind of instance, ``width``
+    the digits the round's number is padded to.
+    """
+    line = Text()
+    line.append(f"{rnd.t:>{width}}", style="bold")
+    line.append(f"  {summarize(rnd.instance, kind)}  ")
+    line.append(f"{_prediction(rnd.prediction)}  {rnd.label:+d}  ")
+    line.append("✗" if rnd.mistake else "✓", style="red" if rnd.mistake else "green")
+    line.append(f"  mistakes {mistakes}")
+    if rnd.snapshot:
+        shown = " ".join(f"{k}={_value(v)}" for k, v in rnd.snapshot.items())
+        line.append(f"  {shown}", style="dim")
+    return line
+
+
+class TraceLines:
+    """The trace callback of ``run --trace``: :func:`trace_line` of each round, on ``console``.
+
+    Examples
+    --------
+    >>> import io
+    >>> from rich.console import Console
+    >>> from game import load_scenario
+    >>> shown = io.StringIO()
+    >>> lines = TraceLines(Console(file=shown, width=200), kind="advice", rounds=10)
+    >>> _ = load_scenario("halving_lower_bound").play(rounds=3, check=False, trace=lines)
+    >>> print(shown.getvalue().rstrip())
+     1  -+-+-+-+-+-+-+-+-+-+-+-+… (N=1024)  +1  -1  ✗  mistakes 1  consistent=512
+     2  --++--++--++--++--++--++… (N=1024)  +1  -1  ✗  mistakes 2  consistent=256
+     3  ----++++----++++----++++… (N=1024)  +1  -1  ✗  mistakes 3  consistent=128
+    """
+
+    def __init__(self, console: Any, *, kind: str | None = None, rounds: int = 1) -> None:
+        self.console = console
+        self.kind = kind
+        self.width = len(str(max(int(rounds), 1)))
+
+    def __call__(self, rnd: Any, mistakes: int) -> None:
+        self.console.print(trace_line(rnd, mistakes, kind=self.kind, width=self.width))
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
@@ -70,6 +198,11 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         choices=KEEP,
         help="keep the rounds in memory or on disk while the game runs (default: on disk "
         "when they would take over half the available memory)",
+    )
+    p.add_argument(
+        "--trace",
+        action="store_true",
+        help="print every round as it is played (turns on snapshots; no progress bar)",
     )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument(
@@ -128,6 +261,16 @@ def summary_table(transcript: Transcript, title: str | None = None) -> Table:
     return table
 
 
+def _trace(scenario, args: argparse.Namespace, console: Console) -> tuple[TraceLines, bool]:
+    """The trace's printer, and whether the learner logs snapshots (then they are turned on)."""
+    learner, _ = scenario.player_spec("learner")
+    adversary, _ = scenario.player_spec("adversary")
+    kind = getattr(adversary, "presents", None)
+    rounds = args.rounds if args.rounds is not None else scenario.spec.get("rounds", 1)
+    lines = TraceLines(console, kind=kind if isinstance(kind, str) else None, rounds=rounds)
+    return lines, callable(getattr(learner, "snapshot", None))
+
+
 def run(args: argparse.Namespace, console: Console) -> int:
     """Play the scenario, print its summary and check its expectations; the exit status."""
     scenario = load_scenario(args.scenario)
@@ -137,7 +280,11 @@ def run(args: argparse.Namespace, console: Console) -> int:
     check_out(out, force=args.force, inputs=inputs)
     check_out(args.plot, force=args.force, inputs=[*inputs, *([out] if out else [])], flag="--plot")
     snapshots = args.snapshots or (args.plot is not None and args.plot_kind == "potential") or None
-    bar = rounds_bar(args, stem)
+    trace = None
+    if args.trace:
+        trace, logs = _trace(scenario, args, console)
+        snapshots = snapshots or logs or None
+    bar = rounds_bar(argparse.Namespace(quiet=True) if args.trace else args, stem)
     try:
         transcript = scenario.play(
             seed=args.seed,
@@ -148,6 +295,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
             check=False,
             progress=bar if bar.enabled else None,
             keep=args.keep,
+            trace=trace,
         )
     finally:
         bar.close()

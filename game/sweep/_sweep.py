@@ -406,7 +406,7 @@ def sweep(
     )
 
 
-def _run_here(tasks: list[Task], done: dict, bar: _Progress) -> bool:
+def _run_here(tasks: list, done: dict, bar: _Progress, play: Callable = play_chunk) -> bool:
     """Play the chunks in this process; True when interrupted.
 
     In the main thread, SIGINT only asks for a stop (as in a pool's workers):
@@ -421,7 +421,7 @@ def _run_here(tasks: list[Task], done: dict, bar: _Progress) -> bool:
         bar.start()
         for i, task in enumerate(tasks):
             try:
-                result = play_chunk(task)
+                result = play(task)
             except KeyboardInterrupt:
                 return True
             done[i] = result
@@ -435,8 +435,13 @@ def _run_here(tasks: list[Task], done: dict, bar: _Progress) -> bool:
             reset_stop()
 
 
-def _run_on(executor, n_workers: int, tasks: list[Task], done: dict, bar: _Progress) -> bool:
-    """Play the chunks on an executor (a process pool made here by default)."""
+def _run_on(
+    executor, n_workers: int, tasks: list, done: dict, bar: _Progress, play: Callable = play_chunk
+) -> bool:
+    """Play the chunks on an executor (a process pool made here by default).
+
+    ``play`` plays one task in a worker (a module-level function, so it pickles).
+    """
     own = executor is None
     if own:
         executor = cf.ProcessPoolExecutor(max_workers=n_workers, initializer=install_stop_handler)
@@ -450,7 +455,7 @@ def _run_on(executor, n_workers: int, tasks: list[Task], done: dict, bar: _Progr
 
     try:
         for i, task in enumerate(tasks):
-            futures[executor.submit(play_chunk, task)] = i
+            futures[executor.submit(play, task)] = i
         bar.start()
         for future in cf.as_completed(futures):
             collect(future)

@@ -39,6 +39,7 @@ __all__ = [
     "Task",
     "game_row",
     "install_stop_handler",
+    "lockstep_games",
     "play_chunk",
     "reset_stop",
 ]
@@ -163,10 +164,12 @@ def _path(task: Task, seed: int) -> Path | None:
     return Path(task.transcripts) / name
 
 
-def _lockstep(task: Task) -> ChunkResult | None:
+def lockstep_games(task: Task) -> list | None:
+    """The chunk's games played in lockstep, or None when its players have no kernel.
+
+    A game that fails is its :class:`GameError` in the list (``errors="return"``).
+    """
     point, scenario = task.point, task.point.scenario
-    if point.spec.get("snapshots", False) and task.transcripts is not None:
-        return None  # transcripts with snapshots come from the engine
     try:
         first = scenario.build(task.seeds[0])
         if not lockstep_supported([first[0]], [first[1]], point.rounds):
@@ -177,7 +180,7 @@ def _lockstep(task: Task) -> ChunkResult | None:
     learners, adversaries = [p[0] for p in players], [p[1] for p in players]
     if not lockstep_supported(learners, adversaries, point.rounds):
         return None
-    games = play_batch(
+    return play_batch(
         learners,
         adversaries,
         rounds=point.rounds,
@@ -185,13 +188,21 @@ def _lockstep(task: Task) -> ChunkResult | None:
         meta=[point.meta(seed) for seed in task.seeds],
         errors="return",
     )
+
+
+def _lockstep(task: Task) -> ChunkResult | None:
+    if task.point.spec.get("snapshots", False) and task.transcripts is not None:
+        return None  # transcripts with snapshots come from the engine
+    games = lockstep_games(task)
+    if games is None:
+        return None
     rows = []
     for seed, game in zip(task.seeds, games, strict=True):
         path = _path(task, seed)
         if path is not None and not isinstance(game, GameError):
             game.save(path)
-        rows.append(game_row(point, seed, game, task.digests))
-    return ChunkResult(point.index, rows, interrupted=_stop, lockstep=len(rows))
+        rows.append(game_row(task.point, seed, game, task.digests))
+    return ChunkResult(task.point.index, rows, interrupted=_stop, lockstep=len(rows))
 
 
 def play_chunk(task: Task) -> ChunkResult:

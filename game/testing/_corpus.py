@@ -490,6 +490,16 @@ def _transcript(edit: Callable[[list[str]], list[str]], command: str = "replay")
     return make
 
 
+def _animate(*options: str) -> Callable[[Path], list[str]]:
+    """A case: ``animate`` of a short game's transcript, with ``options``."""
+
+    def make(folder: Path) -> list[str]:
+        path = _record(folder)
+        return ["animate", str(path), *(o.replace("{folder}", str(folder)) for o in options)]
+
+    return make
+
+
 def _line(index: int, **changes: Any) -> Callable[[list[str]], list[str]]:
     """An edit: line ``index`` of the transcript with ``changes`` to its object."""
 
@@ -544,6 +554,23 @@ def _sweep(*options: str) -> Callable[[Path], list[str]]:
         "{folder}/runs",
         *options,
     )
+
+
+def _tournament(text: str, *options: str) -> Callable[[Path], list[str]]:
+    """A case: ``tournament`` of a tournament file holding ``text``, with ``options``."""
+
+    def make(folder: Path) -> list[str]:
+        path = _write(folder, "t.toml", text)
+        extra = [o.replace("{folder}", str(folder)) for o in options]
+        return ["tournament", str(path), "--workers", "1", "--quiet", *extra]
+
+    return make
+
+
+_TOURNAMENT = (
+    '[tournament]\nlearners = ["perceptron"]\nadversaries = ["separable-stream"]\n'
+    "seeds = 2\nrounds = 20\n[adversary.separable-stream]\ndimension = 2\nmargin = 0.1\n"
+)
 
 
 # user-written players that break the round
@@ -1024,6 +1051,29 @@ def corpus() -> list[HostileCase]:
         ),
         HostileCase(
             T,
+            "animate-header-learner-a-string",
+            _transcript(_line(0, learner="perceptron"), command="animate"),
+            2,
+            "learner: expected an object, got a string",
+        ),
+        HostileCase(
+            T, "animate-kind-misfit", _animate("--kind", "tree"), 2, "the tree animation needs"
+        ),
+        HostileCase(
+            T,
+            "animate-out-suffix",
+            _animate("--out", "{folder}/t.png"),
+            2,
+            "expected a .gif or .mp4",
+        ),
+        HostileCase(
+            T, "animate-out-is-the-transcript", _animate("--out", "{folder}/t.jsonl"), 2, "--out"
+        ),
+        HostileCase(
+            T, "animate-max-frames-one", _animate("--max-frames", "1"), 2, "max_frames must"
+        ),
+        HostileCase(
+            T,
             "dev-zero",
             _argv("replay", "/dev/zero"),
             2,
@@ -1083,6 +1133,55 @@ def corpus() -> list[HostileCase]:
             _argv("sweep", _BUILTIN, "--seeds", "0:2", "--scheduler", "not a url"),
             2,
             "--scheduler must be",
+        ),
+        HostileCase(
+            A,
+            "tournament-unknown-key",
+            _tournament(_TOURNAMENT + "[learner.winnow]\nvariables = 2\n"),
+            2,
+            "learner.winnow: a parameter table for a learner not in tournament.learners",
+        ),
+        HostileCase(
+            A,
+            "tournament-player-key",
+            _tournament(_TOURNAMENT.replace("margin = 0.1", "margn = 0.1")),
+            2,
+            "adversary.separable-stream.margn: separable-stream has no parameter 'margn'",
+        ),
+        HostileCase(
+            A,
+            "tournament-seeds-empty",
+            _tournament(_TOURNAMENT, "--seeds", "3:3"),
+            2,
+            "--seeds must be",
+        ),
+        HostileCase(
+            A,
+            "tournament-plot-suffix",
+            _tournament(_TOURNAMENT, "--plot", "{folder}/heat.txt"),
+            2,
+            "--plot must be a .png, .svg, .pdf file",
+        ),
+        HostileCase(
+            A,
+            "play-size-zero",
+            _argv("play", _BUILTIN, "--as", "adversary", "--size", "0", "--out", "{folder}/p"),
+            2,
+            "--size must be a positive integer, got 0",
+        ),
+        HostileCase(
+            A,
+            "play-scenario-misspelt",
+            _argv("play", "halving-lower-bund", "--as", "learner", "--out", "{folder}/p.jsonl"),
+            2,
+            "halving-lower-bound",
+        ),
+        HostileCase(
+            A,
+            "play-human-named-in-a-scenario",
+            _scenario(_SEPARABLE.format(learner="human-learner", adversary="separable-stream")),
+            2,
+            "human-learner",
         ),
         HostileCase(
             A,

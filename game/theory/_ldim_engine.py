@@ -85,15 +85,47 @@ else:  # numpy < 2.0
         return _POP8[w.view(np.uint8)].reshape(w.shape[0], -1).sum(axis=1)
 
 
+#: About how many bits a block holds unpacked (a megabyte at a time).
+_BLOCK = 1 << 20
+
+
+def _pack(bits: np.ndarray) -> np.ndarray:
+    """Rows of bits (bool or 0/1 uint8), packed little-endian into whole 64-bit words.
+
+    Examples
+    --------
+    >>> _pack(np.array([[1, 0, 1], [0, 1, 1]], dtype=bool)).tolist()
+    [[5], [6]]
+    """
+    k, r = bits.shape
+    out = np.zeros((k, ((r + 63) >> 6) << 3), dtype=np.uint8)
+    out[:, : (r + 7) >> 3] = np.packbits(bits, axis=1, bitorder="little")
+    return out.view(np.uint64)
+
+
+def _unpack(words: np.ndarray, r: int) -> np.ndarray:
+    """The first r bits of each row of packed words, as 0/1 uint8 (the inverse of _pack)."""
+    return np.unpackbits(words.view(np.uint8), axis=-1, count=r, bitorder="little")
+
+
+def _room(buffer: np.ndarray, used: int) -> np.ndarray:
+    """``buffer``, doubled in length when its ``used`` rows fill it."""
+    if used < buffer.shape[0]:
+        return buffer
+    grown = np.empty((2 * buffer.shape[0], buffer.shape[1]), dtype=buffer.dtype)
+    grown[:used] = buffer[:used]
+    return grown
+
+
 class _State:
     """One restricted class, reduced and packed (see the module docstring)."""
 
-    __slots__ = ("P", "T", "cnt", "cols", "key", "r", "rows")
+    __slots__ = ("P", "cnt", "cols", "key", "r", "rows")
 
     def __init__(self, r: int, rows: np.ndarray):
         self.r = r
         self.rows = rows
-        self.T = self.P = self.cols = self.cnt = self.key = None
+        self.P = self.cols = self.cnt = self.key = None
 
 
 class LdimEngine:
@@ -122,7 +154,7 @@ class LdimEngine:
         M = np.asarray(matrix)
         if M.ndim != 2:
             raise ParameterError("matrix", matrix, "a 2-D matrix, hypotheses × points")
-        self._T = np.ascontiguousarray((M > 0).T)  # points × hypotheses
+        self._M = M  # read, never copied: each state holds its bits packed
         self.n_hypotheses = int(M.shape[0])
         self.n_points = int(M.shape[1])
         self._memo: dict[bytes, list[int]] = {}
@@ -166,41 +198,64 @@ class LdimEngine:
         if rows is None:
             if self._top is None:
                 idx = self._rows(None)
-                self._top = self._make(self._T, np.arange(self.n_points), idx)
+                self._top = self._from_matrix(idx, every=True)
             return self._top
-        idx = self._rows(rows)
-        return self._make(self._T.take(idx, axis=1), np.arange(self.n_points), idx)
+        return self._from_matrix(self._rows(rows))
 
-    def _make(self, T: np.ndarray, cols: np.ndarray, rows: np.ndarray, cnt=None) -> _State:
-        """Reduce T (points × hypotheses of V) to V's canonical packed form."""
-        r = T.shape[1]
+    def _from_matrix(self, idx: np.ndarray, every: bool = False) -> _State:
+        """The state of the hypotheses ``idx``, packed from the matrix a block of points at once."""
+        M, r = self._M, idx.size
+        if r <= 1:
+            return _State(r, idx)
+        P = np.empty((self.n_points, (r + 63) >> 6), dtype=np.uint64)
+        step = max(1, _BLOCK // r)
+        for a in range(0, self.n_points, step):
+            block = M[:, a : a + step] if every else M[idx, a : a + step]
+            P[a : a + step] = _pack(np.ascontiguousarray((block > 0).T))
+        return self._make(P, np.arange(self.n_points), idx, r)
+
+    def _side(self, st: _State, side: np.ndarray, cnt=None) -> _State:
+        """The state of the hypotheses of ``st`` marked by ``side`` (a bool mask over them).
+
+        ``cnt``, when known, is each of ``st``'s points' count of +1 bits on the side.
+        """
+        r = int(np.count_nonzero(side))
+        if r <= 1:
+            return _State(r, st.rows[side])
+        P = np.empty((st.P.shape[0], (r + 63) >> 6), dtype=np.uint64)
+        step = max(1, _BLOCK // st.r)
+        for a in range(0, P.shape[0], step):
+            P[a : a + step] = _pack(np.compress(side, _unpack(st.P[a : a + step], st.r), axis=1))
+        return self._make(P, st.cols, st.rows[side], r, cnt)
+
+    def _make(self, P: np.ndarray, cols: np.ndarray, rows: np.ndarray, r: int, cnt=None) -> _State:
+        """Reduce V's packed bits (points × words over V's r hypotheses) to its canonical form.
+
+        P must be the caller's own: its rows are flipped in place.
+        """
         st = _State(r, rows)
         if r <= 1:
             return st
-        T = np.ascontiguousarray(T)
         self._counts["states"] += 1
         if cnt is None:
-            cnt = np.count_nonzero(T, axis=1)
+            cnt = popcount_rows(P)
         live = (cnt > 0) & (cnt < r)
         if not live.all():
-            T, cols, cnt = T[live], cols[live], cnt[live]
-        flip = T[:, 0]
+            P, cols, cnt = P[live], cols[live], cnt[live]
+        flip = (P[:, 0] & np.uint64(1)).astype(bool)
         if flip.any():
-            T = T ^ flip[:, None]
+            P[flip] ^= self._ones(r)
             cnt = np.where(flip, r - cnt, cnt)
-        nbytes = ((r + 63) >> 6) << 3
-        P8 = np.packbits(T, axis=1, bitorder="little")
-        if P8.shape[1] != nbytes:
-            P8 = np.concatenate(
-                [P8, np.zeros((P8.shape[0], nbytes - P8.shape[1]), dtype=np.uint8)], axis=1
-            )
-        _, first = np.unique(P8.view(np.dtype((np.void, nbytes))).ravel(), return_index=True)
-        if first.size < P8.shape[0]:
+        nbytes = P.shape[1] << 3
+        _, first = np.unique(P.view(np.dtype((np.void, nbytes))).ravel(), return_index=True)
+        if first.size < P.shape[0]:
             first.sort()
-            T, cols, cnt, P8 = T[first], cols[first], cnt[first], P8[first]
-        st.T, st.cols, st.cnt = T, cols, cnt
-        st.P = P8.view(np.uint64)
-        st.key = r.to_bytes(4, "little") + P8.tobytes()
+            P, cols, cnt = P[first], cols[first], cnt[first]
+        st.cols, st.cnt = cols, cnt
+        # the memo key holds the bits; the state reads them there (one copy, not two)
+        st.key = r.to_bytes(8, "little") + P.tobytes()
+        st.P = np.frombuffer(st.key, dtype=np.uint64, offset=8).reshape(P.shape)
+        return st
         return st
 
     def _entry(self, st: _State) -> list[int]:
@@ -245,10 +300,11 @@ class LdimEngine:
         cand = np.flatnonzero(bal >= need)
         if cand.size:
             cand = cand[np.argsort(-bal[cand], kind="stable")]
-        P, T = st.P, st.T
+        P = st.P
         full = self._ones(r)
-        refuted = np.empty((cand.size, P.shape[1]), dtype=np.uint64)
-        confirmed = np.empty((2 * cand.size, P.shape[1]), dtype=np.uint64)
+        # the sides refuted and confirmed so far, in buffers that grow as they fill
+        refuted = np.empty((8, P.shape[1]), dtype=np.uint64)
+        confirmed = np.empty((8, P.shape[1]), dtype=np.uint64)
         n_ref = n_conf = 0
         for j in cand.tolist():
             A = P[j]
@@ -270,7 +326,7 @@ class LdimEngine:
             if k == 3:  # both sides have a point splitting them 2 | 2: Ldim ≥ 2 each
                 e[0], e[2] = 3, j
                 return True
-            mask = T[j]
+            mask = _unpack(A, r).view(bool)
             sides = [(A, mask, sp), (B, ~mask, sm)]
             if rp > rm:
                 sides.reverse()
@@ -279,11 +335,15 @@ class LdimEngine:
                 if n_conf and not (confirmed[:n_conf] & ~packed).any(axis=1).all():
                     self._counts["pruned"] += 1
                     continue
-                child = self._make(np.compress(side, T, axis=1), st.cols, st.rows[side], counts)
-                if self._ge(child, k - 1):
+                child = self._side(st, side, counts)
+                found = self._ge(child, k - 1)
+                del child  # one side at a time
+                if found:
+                    confirmed = _room(confirmed, n_conf)
                     confirmed[n_conf] = packed
                     n_conf += 1
                 else:
+                    refuted = _room(refuted, n_ref)
                     refuted[n_ref] = packed
                     n_ref += 1
                     ok = False
@@ -360,9 +420,9 @@ class LdimEngine:
         e = self._entry(st)
         j = max(e[2], 0)
         x = int(st.cols[j])
-        side = st.T[j]
-        # T is flipped so that V's first hypothesis reads 0: undo that for the labels
-        return x, (~side if self._T[x, st.rows[0]] else side)
+        side = _unpack(st.P[j], st.r).view(bool)
+        # the bits are flipped so that V's first hypothesis reads 0: undo that for the labels
+        return x, (~side if self._M[st.rows[0], x] > 0 else side)
 
     def split(self, st: _State, depth: int | None = None):
         """A witness point of ``Ldim(st) ≥ depth`` (default: its Ldim) and the two sides.
@@ -375,8 +435,8 @@ class LdimEngine:
         if found is None:
             return None, None, None
         x, plus = found
-        plus_state = self._make(np.compress(plus, st.T, axis=1), st.cols, st.rows[plus])
-        minus_state = self._make(np.compress(~plus, st.T, axis=1), st.cols, st.rows[~plus])
+        plus_state = self._side(st, plus)
+        minus_state = self._side(st, ~plus)
         return x, plus_state, minus_state
 
     def split_rows(self, st: _State, depth: int | None = None):

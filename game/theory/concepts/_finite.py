@@ -106,12 +106,38 @@ def _as_matrix(matrix: Any, parameter: str = "matrix") -> np.ndarray:
     if array.ndim != 2:
         raise ParameterError(parameter, matrix, _MATRIX)
     if array.dtype == np.bool_:
-        out = np.where(array, 1, -1).astype(np.int8)
-    else:
-        if array.dtype.kind not in "iuf" or not np.all((array == 1) | (array == -1)):
-            raise ParameterError(parameter, matrix, _MATRIX)
-        out = array.astype(np.int8)
+        return _signs(array.copy())
+    # two counts, one temporary at a time: no more than the matrix again in flight
+    if array.dtype.kind not in "iuf" or (
+        np.count_nonzero(array == 1) + np.count_nonzero(array == -1) != array.size
+    ):
+        raise ParameterError(parameter, matrix, _MATRIX)
+    return array.astype(np.int8)
+
+
+def _signs(truth: np.ndarray) -> np.ndarray:
+    """A bool array turned, in place and without a temporary, into int8 ±1 (True: +1).
+
+    The array must be the caller's own: its buffer becomes the result's.
+
+    Examples
+    --------
+    >>> _signs(np.array([[True, False]])).tolist()
+    [[1, -1]]
+    """
+    out = np.ascontiguousarray(truth).view(np.int8)
+    out *= 2
+    out -= 1
     return out
+
+
+class _Owned:
+    """A ±1 int8 matrix a builder made and hands over: taken as it is, unchecked, uncopied."""
+
+    __slots__ = ("array",)
+
+    def __init__(self, array: np.ndarray):
+        self.array = array
 
 
 def _matrix_fault(array: np.ndarray) -> str | None:
@@ -149,10 +175,13 @@ def _first_of_each_row(matrix: np.ndarray) -> np.ndarray:
     """Indices of the first occurrence of each distinct row, in order."""
     if matrix.shape[0] <= 1:
         return np.arange(matrix.shape[0])
-    packed = np.packbits(matrix > 0, axis=1)
-    width = packed.shape[1]
+    width = (matrix.shape[1] + 7) >> 3
     if width == 0:
         return np.arange(1)
+    packed = np.empty((matrix.shape[0], width), dtype=np.uint8)
+    step = max(1, (1 << 22) // max(1, matrix.shape[1]))  # 4 MB of bools at a time
+    for start in range(0, matrix.shape[0], step):
+        packed[start : start + step] = np.packbits(matrix[start : start + step] > 0, axis=1)
     rows = np.ascontiguousarray(packed).view(np.dtype((np.void, width))).ravel()
     _, first = np.unique(rows, return_index=True)
     return np.sort(first)
@@ -214,9 +243,12 @@ class FiniteClass:
         point_names: Sequence[Any] | None = None,
         name: str = "",
     ):
-        if hasattr(matrix, "matrix") and not isinstance(matrix, np.ndarray):
-            matrix = matrix.matrix
-        full = _as_matrix(matrix)
+        if isinstance(matrix, _Owned):
+            full = matrix.array
+        else:
+            if hasattr(matrix, "matrix") and not isinstance(matrix, np.ndarray):
+                matrix = matrix.matrix
+            full = _as_matrix(matrix)
         h_names = _names(hypothesis_names, full.shape[0], "h", "hypothesis")
         p_names = _names(point_names, full.shape[1], "", "point")
         keep = _first_of_each_row(full)
@@ -343,6 +375,26 @@ class FiniteClass:
             class_name=self.name,
             realizable=realizable,
         )
+
+    @property
+    def columns(self) -> np.ndarray:
+        """The matrix transposed, points × hypotheses, C-contiguous and read-only (made once).
+
+        Row x is every hypothesis's label of point x in one contiguous run: a
+        learner reading the class point by point reads N bytes a round instead
+        of striding across the whole matrix.
+
+        Examples
+        --------
+        >>> FiniteClass([[1, -1], [-1, -1]]).columns.tolist()
+        [[1, -1], [-1, -1]]
+        """
+        columns = self._cache.get("columns")
+        if columns is None:
+            columns = np.ascontiguousarray(self.matrix.T)
+            columns.flags.writeable = False
+            self._cache["columns"] = columns
+        return columns
 
     # -- the dimension engine, cached on the class ---------------------------------
 
@@ -697,8 +749,8 @@ def thresholds(n: int) -> FiniteClass:
     n = check_integer("n", n, low=0, high=8192)
     x = np.arange(n)
     theta = np.arange(n + 1)
-    matrix = np.where(x[None, :] >= theta[:, None], 1, -1).astype(np.int8)
-    return FiniteClass(matrix, [f"x ≥ {t}" for t in theta], name=f"thresholds({n})")
+    matrix = _signs(x[None, :] >= theta[:, None])
+    return FiniteClass(_Owned(matrix), [f"x ≥ {t}" for t in theta], name=f"thresholds({n})")
 
 
 def intervals(n: int) -> FiniteClass:
@@ -714,11 +766,16 @@ def intervals(n: int) -> FiniteClass:
     """
     n = check_integer("n", n, low=0, high=512)
     a, b = np.triu_indices(n)
-    x = np.arange(n)
-    inside = (x[None, :] >= a[:, None]) & (x[None, :] <= b[:, None])
-    matrix = np.concatenate([np.full((1, n), -1, np.int8), np.where(inside, 1, -1).astype(np.int8)])
+    # the intervals starting at a are rows n − a of a lower triangle, placed at column a
+    triangle = _signs(np.tri(n, dtype=bool))
+    matrix = np.full((1 + a.size, n), -1, dtype=np.int8)
+    row = 1
+    for start in range(n):
+        size = n - start
+        matrix[row : row + size, start:] = triangle[:size, :size]
+        row += size
     names = ["∅"] + [f"[{i}, {j}]" for i, j in zip(a.tolist(), b.tolist(), strict=True)]
-    return FiniteClass(matrix, names, name=f"intervals({n})")
+    return FiniteClass(_Owned(matrix), names, name=f"intervals({n})")
 
 
 def singletons(n: int) -> FiniteClass:
@@ -728,8 +785,8 @@ def singletons(n: int) -> FiniteClass:
     Example 21.3): one mistake reveals i. ``n`` is from 1 to 8192 (a 64 MiB matrix).
     """
     n = check_integer("n", n, low=1, high=8192)
-    matrix = np.where(np.eye(n, dtype=bool), 1, -1).astype(np.int8)
-    return FiniteClass(matrix, [f"x = {i}" for i in range(n)], name=f"singletons({n})")
+    matrix = _signs(np.eye(n, dtype=bool))
+    return FiniteClass(_Owned(matrix), [f"x = {i}" for i in range(n)], name=f"singletons({n})")
 
 
 def all_functions(m: int) -> FiniteClass:
@@ -739,9 +796,12 @@ def all_functions(m: int) -> FiniteClass:
     """
     m = check_integer("m", m, low=0, high=20)
     i = np.arange(1 << m)
-    matrix = np.where((i[:, None] >> np.arange(m)) & 1, 1, -1).astype(np.int8)
+    truth = np.empty((1 << m, m), dtype=bool)
+    for j in range(m):
+        truth[:, j] = (i >> j) & 1
+    matrix = _signs(truth)
     names = [_row_string(r) if m else "()" for r in matrix]
-    return FiniteClass(matrix, names, name=f"all_functions({m})")
+    return FiniteClass(_Owned(matrix), names, name=f"all_functions({m})")
 
 
 def parities(n: int) -> FiniteClass:
@@ -751,13 +811,26 @@ def parities(n: int) -> FiniteClass:
     at most ``MAX_BITS`` = 12 (a 16 MiB matrix).
     """
     n = check_integer("n", n, low=0, high=MAX_BITS)
-    X = bit_vectors(n).astype(np.int64)
-    S = bit_vectors(n).astype(np.int64)
-    odd = (S @ X.T) % 2 == 1
+    S = bit_vectors(n)
+    # Σ_{i∈S} x_i is the number of bits that S's index and x's index share (x1 the
+    # top bit of both): the parity of that count, a block of rows at a time
+    i = np.arange(1 << n, dtype=np.uint16)
+    odd = np.empty((1 << n, 1 << n), dtype=bool)
+    for start in range(0, 1 << n, 256):
+        shared = i[start : start + 256, None] & i[None, :]
+        odd[start : start + 256] = _bit_count(shared) & 1
     names = [" ⊕ ".join(f"x{j + 1}" for j in np.flatnonzero(s)) or "0" for s in S]
-    return FiniteClass(
-        np.where(odd, 1, -1).astype(np.int8), names, _point_names(n), name=f"parities({n})"
-    )
+    return FiniteClass(_Owned(_signs(odd)), names, _point_names(n), name=f"parities({n})")
+
+
+def _bit_count(a: np.ndarray) -> np.ndarray:
+    """The number of set bits of each entry of an unsigned array."""
+    if hasattr(np, "bitwise_count"):
+        return np.bitwise_count(a)
+    count = np.zeros(a.shape, dtype=np.uint8)
+    for j in range(8 * a.itemsize):
+        count += ((a >> j) & 1).astype(np.uint8)
+    return count
 
 
 def conjunctions(n: int) -> FiniteClass:
@@ -770,17 +843,21 @@ def conjunctions(n: int) -> FiniteClass:
     """
     n = check_integer("n", n, low=0, high=10)
     X = bit_vectors(n)
-    matrix = np.ones((1, 1 << n), dtype=bool)
+    # rows [k, 2k) and [2k, 3k) are rows [0, k) with x_j and with ¬x_j added, k = 3^j
+    truth = np.zeros((3**n + 1, 1 << n), dtype=bool)
+    truth[0] = True
     names = [""]
+    k = 1
     for j in range(n):
         col = X[:, j]
-        matrix = np.concatenate([matrix, matrix & col, matrix & ~col])
+        np.logical_and(truth[:k], col, out=truth[k : 2 * k])
+        np.logical_and(truth[:k], ~col, out=truth[2 * k : 3 * k])
+        k *= 3
         names = (
             names + [_and(s, f"x{j + 1}") for s in names] + [_and(s, f"¬x{j + 1}") for s in names]
         )
-    matrix = np.concatenate([matrix, np.zeros((1, 1 << n), dtype=bool)])
     names = [s or "True" for s in names] + ["False"]
-    return FiniteClass(matrix, names, _point_names(n), name=f"conjunctions({n})")
+    return FiniteClass(_Owned(_signs(truth)), names, _point_names(n), name=f"conjunctions({n})")
 
 
 def _and(a: str, b: str) -> str:
@@ -796,13 +873,18 @@ def monotone_conjunctions(n: int) -> FiniteClass:
     """
     n = check_integer("n", n, low=0, high=MAX_BITS)
     X = bit_vectors(n)
-    matrix = np.ones((1, 1 << n), dtype=bool)
+    truth = np.ones((1 << n, 1 << n), dtype=bool)
     names = [""]
+    k = 1
     for j in range(n):
-        matrix = np.concatenate([matrix, matrix & X[:, j]])
+        np.logical_and(truth[:k], X[:, j], out=truth[k : 2 * k])
+        k *= 2
         names = names + [_and(s, f"x{j + 1}") for s in names]
     return FiniteClass(
-        matrix, [s or "True" for s in names], _point_names(n), name=f"monotone_conjunctions({n})"
+        _Owned(_signs(truth)),
+        [s or "True" for s in names],
+        _point_names(n),
+        name=f"monotone_conjunctions({n})",
     )
 
 
@@ -828,37 +910,45 @@ def decision_lists(n: int, length: int) -> FiniteClass:
     for j in range(n):
         literals.append((f"x{j + 1}", X[:, j]))
         literals.append((f"¬x{j + 1}", ~X[:, j]))
+    fires = np.array([f for _, f in literals], dtype=bool).reshape(2 * n, 1 << n)
+    # the candidates of a tail in the order (literal, label +, label −)
+    choices = [(lit, sign) for lit, _ in literals for sign in ("+", "−")]
     rows = [np.ones(1 << n, dtype=bool), np.zeros(1 << n, dtype=bool)]
     names = ["+", "−"]
-    seen = {r.tobytes(): i for i, r in enumerate(rows)}
-    frontier = list(range(2))
+    seen = {r.tobytes() for r in rows}
+    frontier = np.arange(2)
     for _ in range(length):
-        if not frontier:
+        if not frontier.size:
             break
-        grown = []
-        for f in frontier:
-            tail = rows[f]
-            tail_name = names[f]
-            for lit, fires in literals:
-                for b, sign in ((True, "+"), (False, "−")):
-                    row = np.where(fires, b, tail)
-                    key = row.tobytes()
-                    if key in seen:
-                        continue
-                    seen[key] = len(rows)
-                    rows.append(row)
-                    names.append(_prepend(lit, sign, tail_name))
-                    grown.append(len(rows) - 1)
-                    if len(rows) > MAX_HYPOTHESES:
-                        raise ParameterError(
-                            "length",
-                            length,
-                            f"smaller: decision_lists({n}, length) makes more than "
-                            f"{MAX_HYPOTHESES:,} hypotheses",
-                        )
-        frontier = grown
+        start = len(rows)
+        for first in range(0, frontier.size, 256):  # a block of tails at a time
+            block = frontier[first : first + 256]
+            tails = np.array([rows[f] for f in block])  # F × 2ⁿ
+            grown = np.empty((block.size, 2 * n, 2, 1 << n), dtype=bool)
+            grown[:, :, 0] = tails[:, None, :] | fires[None]  # then +
+            grown[:, :, 1] = tails[:, None, :] & ~fires[None]  # then −
+            grown = grown.reshape(-1, 1 << n)
+            for c, key in enumerate(map(bytes, grown)):
+                if key in seen:
+                    continue
+                seen.add(key)
+                tail, choice = divmod(c, len(choices))
+                lit, sign = choices[choice]
+                rows.append(grown[c].copy())
+                names.append(_prepend(lit, sign, names[block[tail]]))
+                if len(rows) > MAX_HYPOTHESES:
+                    raise ParameterError(
+                        "length",
+                        length,
+                        f"smaller: decision_lists({n}, length) makes more than "
+                        f"{MAX_HYPOTHESES:,} hypotheses",
+                    )
+        frontier = np.arange(start, len(rows))
     return FiniteClass(
-        np.array(rows), names, _point_names(n), name=f"decision_lists({n}, {length})"
+        _Owned(_signs(np.array(rows))),
+        names,
+        _point_names(n),
+        name=f"decision_lists({n}, {length})",
     )
 
 

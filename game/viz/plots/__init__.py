@@ -15,6 +15,7 @@ take their own colour, and a bound they share is drawn once.
 - :func:`plot_regret`: losses and regret against the bound (expert games);
 - :func:`plot_potential`: the proof's potential against its inequality (snapshots);
 - :func:`plot_sweep`: a sweep's mistakes per grid point against the bound;
+- :func:`plot_tournament`: a tournament's heat map, learners × adversaries;
 - :func:`draw_tree`: a Littlestone tree with the path an adversary walked
   (:func:`walked_tree` rebuilds the tree of a game played from a scenario);
 - :func:`draw_worst_case`: a learner's worst case as :func:`game.theory.solve.worst_case`
@@ -54,6 +55,7 @@ from game.viz.plots._potential import plot_potential, potential_kind
 from game.viz.plots._regret import plot_regret
 from game.viz.plots._solve import draw_worst_case, plot_minimax_regret
 from game.viz.plots._sweep import plot_sweep
+from game.viz.plots._tournament import plot_tournament
 from game.viz.plots._tree import draw_tree
 
 __all__ = [
@@ -69,6 +71,7 @@ __all__ = [
     "plot_potential",
     "plot_regret",
     "plot_sweep",
+    "plot_tournament",
     "potential_kind",
     "require_matplotlib",
     "save_figure",

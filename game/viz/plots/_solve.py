@@ -27,8 +27,6 @@ import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
-import networkx as nx
-
 from game.errors import ParameterError, check_instance, check_integer
 from game.theory.solve import WorstCase, minimax_regret, worst_case_regret
 from game.viz.plots._figure import caption, finish, fit_height, new_figure
@@ -39,8 +37,10 @@ __all__ = ["draw_worst_case", "plot_minimax_regret"]
 _SIGN = {1: "+", -1: "−"}
 
 
-def _display_tree(result: WorstCase) -> tuple[nx.DiGraph, list]:
+def _display_tree(result: WorstCase) -> tuple[Any, list]:
     """The strategy's path with a stub for each label not given, labelled for reading."""
+    import networkx as nx  # loaded when a tree is drawn, not with the figures
+
     shown = nx.DiGraph()
     tree = result.tree
     path, node = [], 1
@@ -97,6 +97,8 @@ def draw_worst_case(result: WorstCase, *, title: str | None = None, ax=None):
     of the walk (the certificate). An unbounded worst case is drawn up to the
     end of the first repetition of its cycle.
     """
+    import networkx as nx  # loaded when a tree is drawn, not with the figures
+
     check_instance("result", result, WorstCase, "a WorstCase (game.theory.solve.worst_case)")
     shown, path = _display_tree(result)
     value = "mistakes without end" if result.unbounded else f"{result.value} mistakes forced"

@@ -26,11 +26,9 @@ import itertools
 import numbers
 from typing import Any
 
-import networkx as nx
 import numpy as np
 
 from game.errors import ParameterError, check_instance
-from game.theory.littlestone import tree_root
 from game.viz.plots._figure import TEXT_PT, new_figure, place_legend
 from game.viz.plots._series import begin_series, check_label, mark
 
@@ -49,6 +47,10 @@ def _root(tree) -> Any:
     the arborescence are checked, not :func:`~game.theory.littlestone.tree_depth`'s
     completeness.
     """
+    import networkx as nx  # loaded when a tree is drawn, not with the figures
+
+    from game.theory.littlestone import tree_root
+
     root = tree_root(tree)
     if not nx.is_arborescence(tree):
         raise ParameterError("tree", tree, "a rooted tree", "some nodes are not below the root")
@@ -232,6 +234,8 @@ def draw_tree(
     labelled − and +. A tree of more than 127 nodes drawn whole shows labels
     only along the highlighted path.
     """
+    import networkx as nx  # loaded when a tree is drawn, not with the figures
+
     check_instance("tree", tree, nx.DiGraph, "a networkx.DiGraph")
     check_label(label)
     if tree.number_of_nodes() == 0:

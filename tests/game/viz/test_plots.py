@@ -617,8 +617,10 @@ def test_figures_show_themselves_in_jupyter(halving):
 
 # -- imports ------------------------------------------------------------------------------------
 VIZ = ROOT / "game" / "viz"
-#: What a function of game.viz may import: the optional extra, or the one module wrapping it.
-OPTIONAL = ("matplotlib", "game.viz.plots._display")
+#: What a function of game.viz may import: the optional extra, or the one module wrapping it;
+#: and networkx with the Littlestone trees, loaded only when a tree is drawn (the command
+#: line imports the figures' modules for every command).
+OPTIONAL = ("matplotlib", "game.viz.plots._display", "networkx", "game.theory.littlestone")
 
 
 def module_of(path: Path) -> str:
