@@ -165,8 +165,7 @@ def animate(
     ...         print(image.n_frames, image.size)
     11 (384, 144)
     """
-    require_matplotlib()
-    if kind is None:
+    if kind is None:  # the game and the arguments are judged first, with or without matplotlib
         fitting = animations_for(transcript)
         if not fitting:
             raise GameError(
@@ -178,8 +177,9 @@ def animate(
     fps = _check_fps(fps)
     dpi = check_integer("dpi", dpi, low=10, high=600)
     max_frames = check_integer("max_frames", max_frames, low=2)
-    target = _check_out(out)
     check_fits(transcript, kind)
+    require_matplotlib()
+    target = _check_out(out)
     from matplotlib import animation
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
