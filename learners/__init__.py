@@ -11,7 +11,7 @@ Examples
 True
 """
 
-import importlib
+from game.players import lazy_names as _lazy_names
 
 #: Where each public name lives; a module is imported when one of its names is first
 #: asked for, so a game loads only its own players' modules (and what they import).
@@ -50,14 +50,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str):
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = _lazy_names(__name__, _WHERE)

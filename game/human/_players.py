@@ -55,10 +55,16 @@ def seated(seat: Seat) -> Iterator[Seat]:
         _SEAT.reset(token)
 
 
-def _seat_of(player: Any) -> Seat:
-    if player._seat is None:
-        player._seat = _SEAT.get() or TerminalSeat()
-    return player._seat
+class _Seated:
+    """What both human players share: the seat they talk through, taken when first needed."""
+
+    __slots__ = ()
+
+    def _taken_seat(self) -> Seat:
+        """The player's seat: its own, else the one :func:`seated` holds, else the terminal."""
+        if self._seat is None:
+            self._seat = _SEAT.get() or TerminalSeat()
+        return self._seat
 
 
 def _sign(v: float) -> str:
@@ -107,7 +113,7 @@ def _kind_check(instance, attribute, value) -> None:
 
 
 @attrs.define(eq=False)
-class HumanLearner:
+class HumanLearner(_Seated):
     """A person predicts: each round shows what the theory says a learner sees.
 
     Each round the seat shows the round number, the instance (a point of the
@@ -232,7 +238,7 @@ class HumanLearner:
     def predict(self, x: Any) -> float:
         """Show the round and read the person's prediction."""
         self._t += 1
-        seat = _seat_of(self)
+        seat = self._taken_seat()
         seat.show("\n".join(self._shown(x)))
         if self.loss == "zero-one":
             prompt = "your prediction (+ or -): "
@@ -260,12 +266,12 @@ class HumanLearner:
         if self.loss != "zero-one":
             self._loss += float(get_loss(self.loss)(self._p, y))
             said += f"; your {self.loss} loss so far: {self._loss:g}"
-        _seat_of(self).show(said + ")")
+        self._taken_seat().show(said + ")")
         return bool(mistake)
 
 
 @attrs.define(eq=False)
-class HumanAdversary:
+class HumanAdversary(_Seated):
     """A person chooses each instance, sees the prediction, and gives the label.
 
     The instance prompt takes a point's index (``kind="point"``), a bit vector
@@ -361,7 +367,7 @@ class HumanAdversary:
 
     def instance(self, history: Any) -> Any:
         """Read the next instance; None (the game ends) on an empty line, ``q`` or end of input."""
-        seat = _seat_of(self)
+        seat = self._taken_seat()
         lines = [f"[bold]round {history.t}[/]: the learner's mistakes so far: {history.mistakes}"]
         if self._alive is not None:
             lines += _version_space(self.concept_class, self._alive)
@@ -380,7 +386,7 @@ class HumanAdversary:
 
     def label(self, x: Any, p: float, history: Any) -> int:
         """Show the prediction and read the label (kept realizable with a class)."""
-        seat = _seat_of(self)
+        seat = self._taken_seat()
         seat.show(f"the learner predicts {_sign(p)}1 (p = {p:g})")
         plus = None
         if self._alive is not None:
@@ -409,9 +415,9 @@ class HumanAdversary:
     def certificate(self) -> Any:
         """The consistent hypothesis of lowest index (None without a class, said so)."""
         if self._alive is None:
-            _seat_of(self).show("no finite class: you hand over no certificate")
+            self._taken_seat().show("no finite class: you hand over no certificate")
             return None
         alive = np.flatnonzero(self._alive)
         certificate = self.concept_class.certificate(int(alive[0]))
-        _seat_of(self).show(f"your certificate: {certificate.describe()}")
+        self._taken_seat().show(f"your certificate: {certificate.describe()}")
         return certificate

@@ -3,6 +3,7 @@ loss, concept class, data), the registry of names, the lockstep protocol, and
 the sizes it declares (the memory estimate that refuses a game up front).
 """
 
+from game.players._lazy import lazy_names
 from game.players._lockstep import LockstepLearner, Source, kernel_for, rounds_of
 from game.players._params import (
     DATA_SUFFIXES,
@@ -85,6 +86,7 @@ __all__ = [
     "is_data_field",
     "kernel_for",
     "kinds_clash",
+    "lazy_names",
     "ldim_estimate",
     "learners_for",
     "lookup",
