@@ -5,7 +5,7 @@
     python -m game animate TRANSCRIPT [--out FILE] [--kind perceptron|halving|tree|weights]
         [--fps N] [--max-frames N] [--dpi N] [--force] [--allow-incomplete]
 
-The kinds are :data:`game.viz.animations.ANIMATION_KINDS`; without ``--kind`` the
+The kinds are :data:`game.viz.ANIMATION_KINDS`; without ``--kind`` the
 first that fits the game (:func:`game.viz.animations.animations_for`). The file
 is written beside the transcript as ``NAME-KIND.gif`` unless ``--out`` names one
 (``.gif``, or ``.mp4`` when ffmpeg is installed). As for ``plot``: an existing
@@ -24,7 +24,7 @@ from rich.console import Console
 from game.cli._output import check_out
 from game.errors import GameError
 from game.transcript import Transcript
-from game.viz.animations import ANIMATION_KINDS, FORMATS
+from game.viz import ANIMATION_FORMATS, ANIMATION_KINDS
 
 __all__ = ["add_parser", "run"]
 
@@ -58,7 +58,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
     from game.viz.animations import animate, animations_for
 
     path = Path(args.transcript)
-    if args.out is not None and args.out.suffix.lower() not in FORMATS:
+    if args.out is not None and args.out.suffix.lower() not in ANIMATION_FORMATS:
         raise GameError(f"--out {args.out}: expected a .gif or .mp4 file")
     check_out(args.out, force=args.force, inputs=[path])
     transcript = Transcript.load(path, allow_incomplete=args.allow_incomplete)

@@ -291,6 +291,9 @@ def instance_fault(instances: Any, kind: str | None) -> tuple[int, str] | None:
     """
     if isinstance(instances, np.ndarray):
         return _array_fault(instances, kind, 0)
+    owner = _one_owner(instances)
+    if owner is not None and _array_fault(owner.reshape(1, -1), kind, 0) is None:
+        return None  # every row is a row of one block, and every value of it passes
     clean: set[int] = set()  # blocks whose every row passed: their rows need no check
     for i, x in enumerate(instances):
         if not isinstance(x, np.ndarray | float):
@@ -311,6 +314,16 @@ def instance_fault(instances: Any, kind: str | None) -> tuple[int, str] | None:
 #: Values an instance check looks at a time: a long game's column (on disk, say)
 #: is checked a block of rows at a time, never with one mask as large as the column.
 _BLOCK_VALUES = 1 << 20
+
+
+def _one_owner(instances: list) -> np.ndarray | None:
+    """The one array every instance is a view of (as an immutable block's rows are), or None."""
+    try:
+        owners = {id(x.base) for x in instances}
+    except AttributeError:  # a number or a list among them
+        return None
+    owner = instances[0].base if len(owners) == 1 else None
+    return owner if owner.__class__ is np.ndarray else None
 
 
 def _array_fault(X: np.ndarray, kind: str | None, offset: int) -> tuple[int, str] | None:

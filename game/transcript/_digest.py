@@ -18,21 +18,34 @@ Totals and the certificate's verification are not digested: a reader
 recomputes them from the rounds. JSON values are digested in a canonical text
 (:func:`canonical_text`: sorted keys, every float by its canonical form).
 
-The rounds' canonical form is a sequence of columns, each written as its
-name, its shape and its values as little-endian 64-bit integers:
+The rounds are hashed as a sequence of columns, each written as its name,
+then each part (the column, or each per-round array of a column of differing
+shapes) as its shape and its values:
 
 - instances, then predictions, labels, updated, then the players' extras in
   sorted key order;
-- integers and booleans as themselves;
-- a float as the pair (round(m·2²⁴), e) of its binary mantissa m ∈ [0.5, 1) and
-  exponent e (``numpy.frexp``), plus a code for NaN and ±inf: single precision,
-  about 7 significant digits. Vectorised ``exp`` and BLAS kernels differ between
-  processors in the last bit of a double; at single precision such a difference
-  changes the canonical form with probability about 2⁻²⁹ per value, so the same
+- integers and booleans as themselves, little-endian int64;
+- floats by their canonical form (:func:`canonical`): the double rounded to
+  single precision, 24 significant bits, half to even; ±0 are one, every NaN
+  is one. Vectorised ``exp`` and BLAS kernels differ between processors in
+  the last bit of a double; at single precision such a difference changes
+  the canonical form with probability about 2⁻²⁹ per value, so the same
   scenario and seed give the same digest on every machine. Numbers a few
-  last bits apart share a digest unless one sits on a rounding boundary;
-  a relative change of 10⁻⁶ or more always changes it. Exact columns
-  (labels, updates, ±1 predictions) are compared exactly.
+  last bits apart share a digest unless one sits on a rounding boundary; a
+  relative change of 10⁻⁶ or more always changes it (for doubles of at
+  least 2⁻¹⁰²², below which the form keeps the double's fixed step).
+  Exact columns (labels, updates, ±1 predictions) are compared exactly.
+- A float's form is hashed in 4 bytes, as the IEEE single it stands for,
+  when that is 0 or a normal single (|x| in [2⁻¹²⁶, 2¹²⁸)), which is one to
+  one; any other value (an infinity, a NaN, a number beyond single
+  precision's exponents) as ``FF FF FF FF``, and after the part as the int64
+  pair (flat index, canonical form), headed ``exceptions K``.
+
+Producing the 4 bytes is a cast to single precision and a range check, in
+numpy a cache-sized piece at a time, so the digest costs about 1.5× hashing
+the singles alone (``benchmarks/end_of_game.py``). A compiled pass would save
+part of that half but costs about 0.8 s to load, more than it saves below
+some 10⁸ values; the digest has no compiled path.
 
 Examples
 --------
@@ -48,7 +61,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 from collections.abc import Iterable
 from typing import Any
 
@@ -69,77 +81,64 @@ GAME_FIELDS = ("learner", "adversary", "rounds", "loss", "seed", "scenario")
 #: expectations, the digest among them, and the prose).
 _NOT_THE_GAME = ("expect", "description", "snapshots")
 
-_BITS = 24
-_SCALE = float(2**_BITS)
-# a double's bits: sign, 11 exponent bits, 52 fraction bits; the canonical mantissa keeps
-# 24 bits of the significand (its leading one and 23 more) and drops the other 29
-_MAGNITUDE = np.int64(0x7FFF_FFFF_FFFF_FFFF)
-_LEADING = np.int64(1 << 52)
-_DROPPED = 53 - _BITS
-_HALF = np.int64(1 << (_DROPPED - 1))
-_KEPT_FRACTION = np.int64((1 << (_BITS - 1)) - 1)
-_KEPT_LEADING = np.int64(1 << (_BITS - 1))
+#: Bits of a double's magnitude rounded away: 52 fraction bits less the 23 single precision keeps.
+_DROPPED = np.uint64(29)
+_MAGNITUDE = np.uint64(0x7FFF_FFFF_FFFF_FFFF)
+_HALF_LESS_ONE = np.uint64((1 << 28) - 1)
+#: The canonical forms of +inf, of every NaN, and of the largest finite double that rounds
+#: without reaching infinity (finite numbers above it keep it).
+INFINITY = 0x7FF0_0000_0000_0000 >> 29
+NAN = INFINITY + 1
+_LARGEST = INFINITY - 1
 
 
 def canonical(values) -> np.ndarray:
-    """The canonical int64 form of an array (floats become mantissa, exponent, code).
+    """The canonical int64 form of an array: one integer per value, floats at single precision.
 
-    A float x becomes (round(m·2²⁴), e, code) with x = m·2ᵉ, m ∈ [0.5, 1)
-    (``numpy.frexp``), the mantissa rounded half to even, and code 0, or 1
-    for NaN, 2 for +inf, 3 for −inf (whose mantissa and exponent are 0). It is
-    read off the double's bits in a few integer passes (about 8× ``frexp``
-    and ``round``); the rare subnormal values go through ``frexp`` itself.
+    Integers and booleans are themselves. A float's double is rounded to 24
+    significant bits: its magnitude's lowest 29 bits are rounded away half to
+    even (a carry runs into the exponent), and the 35 bits left, read as an
+    integer, are negated for a negative number. So ±0 are 0; +inf is
+    :data:`INFINITY` and −inf its negative; every NaN is :data:`NAN`; a finite
+    number that would round to infinity keeps the largest finite form.
 
     Examples
     --------
-    >>> canonical(np.array([0.75, -1.0, 2.0**-1074, np.inf])).tolist()
-    [[12582912, 0, 0], [-8388608, 1, 0], [8388608, -1073, 0], [0, 0, 2]]
+    >>> form = canonical(np.array([0.75, -1.0, 1.0 + 2.0**-30, -0.0]))
+    >>> form.tolist() == [(1022 << 23) | (1 << 22), -(1023 << 23), 1023 << 23, 0]
+    True
+    >>> canonical(np.array([np.inf, -np.inf, np.nan])).tolist() == [INFINITY, -INFINITY, NAN]
+    True
     """
     array = np.asarray(values)
     if array.dtype.kind in "biu":
         return array.astype("<i8")
     if array.dtype.kind != "f":
         raise TypeError(f"cannot digest values of dtype {array.dtype}")
-    array = np.asarray(array, dtype=np.float64)
     if array.ndim == 0:
         return canonical(array.reshape(1))[0]
-    if not array.flags.c_contiguous:
-        array = array.copy()
-    out = np.empty((*array.shape, 3), dtype="<i8")
+    array = np.ascontiguousarray(array, dtype=np.float64)
+    out = np.empty(array.shape, dtype="<i8")
     bits = array.view(np.int64)
-    magnitude = bits & _MAGNITUDE
-    # rounded half to even at the mantissa's last kept bit; a carry runs into the exponent field
-    kept = magnitude >> _DROPPED
-    kept &= 1
-    kept += magnitude
-    kept += _HALF - 1
-    kept >>= _DROPPED  # the exponent field, then the 23 fraction bits kept
-    exponent = kept >> (_BITS - 1)
-    exponent -= 1022
-    kept &= _KEPT_FRACTION
-    kept |= _KEPT_LEADING
-    np.negative(kept, out=kept, where=bits < 0)
-    out[..., 0] = kept
-    out[..., 1] = exponent
-    out[..., 2] = 0
-    # zero and subnormals (exponent field 0), infinities and NaN (2047)
-    special = (magnitude - _LEADING).view(np.uint64) >= np.uint64(2046 << 52)
-    if special.any():
-        _special(array[special], out, special)
+    magnitude = np.bitwise_and(bits.view(np.uint64), _MAGNITUDE, out=out.view(np.uint64))
+    odd = magnitude >> _DROPPED  # rounded half to even at the last kept bit
+    odd &= np.uint64(1)
+    magnitude += odd
+    magnitude += _HALF_LESS_ONE
+    magnitude >>= _DROPPED
+    if (magnitude >= INFINITY).any():  # infinities, NaN, and finite numbers that rounded up to inf
+        _special(array, out)
+    np.negative(out, out=out, where=bits < 0)
     return out
 
 
-def _special(values: np.ndarray, out: np.ndarray, where: np.ndarray) -> None:
-    """Zeros, subnormals, infinities and NaN in canonical form, through ``frexp`` itself."""
-    finite = np.isfinite(values)
-    mantissa, exponent = np.frexp(np.where(finite, values, 0.0))
-    quantised = np.round(mantissa * _SCALE).astype("<i8")
-    exponent = exponent.astype("<i8")
-    carry = np.abs(quantised) == (1 << _BITS)
-    quantised = np.where(carry, quantised // 2, quantised)
-    exponent = np.where(carry, exponent + 1, exponent)
-    code = np.select([np.isnan(values), values == np.inf, values == -np.inf], [1, 2, 3], 0)
-    out[where] = np.stack([quantised, exponent, code.astype("<i8")], axis=-1)
+def _special(array: np.ndarray, magnitude: np.ndarray) -> None:
+    """Infinities and NaN in canonical form, and the largest finite numbers kept finite."""
+    magnitude[np.isfinite(array) & (magnitude >= INFINITY)] = _LARGEST
+    magnitude[np.isinf(array)] = INFINITY
+    nan = np.isnan(array)
+    # every NaN is NAN: one whose sign bit is set is negated with the other negatives after
+    magnitude[nan] = np.where(array.view(np.int64)[nan] < 0, -NAN, NAN)
 
 
 def digest_columns(columns: Iterable[tuple[str, object]]) -> str:
@@ -148,7 +147,7 @@ def digest_columns(columns: Iterable[tuple[str, object]]) -> str:
     A column is an array (rounds along axis 0) or a list of per-round arrays of
     differing shapes, each digested with its own shape.
     """
-    h = hashlib.sha256(b"online-learning-games/rounds/1\n")
+    h = hashlib.sha256(b"online-learning-games/rounds/2\n")
     for name, column in columns:
         h.update(name.encode() + b"\n")
         parts = column if isinstance(column, list) else [column]
@@ -157,36 +156,91 @@ def digest_columns(columns: Iterable[tuple[str, object]]) -> str:
     return "sha256:" + h.hexdigest()
 
 
-#: Values put in canonical form at a time: a long game's columns are digested
-#: piece by piece (the bytes hashed are the same), never as one int64 copy.
-_PIECE = 1 << 17  # 1 MB of doubles: the passes of canonical() stay in the cache
+#: Values hashed at a time: a long game's columns are digested piece by piece (the
+#: bytes hashed are the same), each piece's passes in the cache, never one whole copy.
+_PIECE = 1 << 15
+
+#: Single precision's exponents, as the canonical form holds them (the double's, 1023-biased).
+_SINGLE_LOW, _SINGLE_HIGH = 1023 - 126, 1023 + 127
+_SINGLE_BIAS = np.int64((1023 - 127) << 23)
+#: The 4 bytes that stand for a value outside single precision's normal numbers.
+_ELSEWHERE = np.uint32(0xFFFF_FFFF)
 
 
 def _write(h, array: np.ndarray) -> None:
-    """Hash the canonical form's shape, then its bytes, a block of rounds at a time."""
+    """Hash a part's shape, then its values: integers as int64, floats in 4 bytes and exceptions.
+
+    A float whose canonical form is 0 or a normal single-precision number is
+    hashed as that single's 4 bytes (its form and its single are one to one);
+    any other (a NaN, an infinity, a number whose rounding leaves single
+    precision's exponents) as ``FF FF FF FF``, and after the part its flat
+    index and canonical form, as int64 pairs.
+    """
     if array.ndim == 0:
-        form = canonical(array)
-        h.update(repr(form.shape).encode() + b"\n")
-        h.update(form)
+        array = array.reshape(1)
+        h.update(b"()\n")
+    else:
+        h.update(repr(array.shape).encode() + b"\n")
+    kind = array.dtype.kind
+    if kind not in "biuf":
+        raise TypeError(f"cannot digest values of dtype {array.dtype}")
+    flat = array.reshape(-1)
+    if kind != "f":
+        for start in range(0, len(flat), _PIECE):
+            h.update(flat[start : start + _PIECE].astype("<i8"))
         return
-    empty = canonical(array[:0])  # checks the dtype; floats gain a last axis of 3
-    h.update(repr(array.shape + empty.shape[array.ndim :]).encode() + b"\n")
-    step = max(1, _PIECE // max(1, math.prod(array.shape[1:])))
-    for start in range(0, array.shape[0], step):
-        h.update(canonical(array[start : start + step]))  # contiguous: hashed in place
+    exceptions: list[np.ndarray] = []
+    single = np.empty(min(len(flat), _PIECE), dtype=np.float32)
+    bits = single.view(np.uint32)
+    magnitude = np.empty_like(bits)
+    for start in range(0, len(flat), _PIECE):
+        piece = flat[start : start + _PIECE]
+        n = len(piece)
+        out, mag = bits[:n], magnitude[:n]
+        with np.errstate(over="ignore", invalid="ignore"):  # found below as exceptions
+            single[:n] = piece  # rounded half to even to 24 bits, as the canonical form is
+        np.bitwise_and(out, np.uint32(0x7FFF_FFFF), out=mag)
+        mag -= np.uint32(0x0080_0000)  # zeros, subnormals, infinities and NaN wrap to the top
+        odd = mag >= np.uint32(0x7F00_0000)
+        if odd.any():
+            # singles ±0 (mostly doubles ±0) are the usual odd ones
+            count = np.count_nonzero(mag == np.uint32(0xFF80_0000))
+            if count == np.count_nonzero(odd) and count == np.count_nonzero(piece == 0):
+                single[:n] += np.float32(0.0)  # −0 is 0; every other single is itself
+            else:
+                away = _outside(piece, out, mag, start)
+                if len(away):
+                    exceptions.append(away)
+        h.update(out.astype("<u4", copy=False))
+    if exceptions:
+        pairs = np.concatenate(exceptions)
+        h.update(f"exceptions {len(pairs)}\n".encode())  # (index, form) rows
+        h.update(pairs.astype("<i8", copy=False))
+
+
+def _outside(piece: np.ndarray, out: np.ndarray, mag: np.ndarray, start: int) -> np.ndarray:
+    """Values whose single is not a normal number, set by their canonical form; the exceptions."""
+    where = np.flatnonzero(mag >= np.uint32(0x7F00_0000))
+    form = canonical(piece[where])
+    exponent = np.abs(form) >> 23
+    single = (exponent >= _SINGLE_LOW) & (exponent <= _SINGLE_HIGH)
+    encoded = (np.abs(form) - _SINGLE_BIAS) | np.where(form < 0, np.int64(1) << 31, 0)
+    out[where] = np.where(form == 0, 0, np.where(single, encoded, int(_ELSEWHERE)))
+    away = (form != 0) & ~single
+    return np.stack([where[away] + start, form[away]], axis=-1)
 
 
 def canonical_text(value: Any) -> bytes:
     """The canonical JSON text of a JSON-ready value: sorted keys, floats as their canonical form.
 
-    A float becomes the list of its canonical integers (mantissa, exponent,
-    code; see :func:`canonical`), so values a few last bits apart share a text
-    as rounds do.
+    A float becomes a one-element list holding its canonical integer (see
+    :func:`canonical`), so values a few last bits apart share a text as rounds
+    do.
 
     Examples
     --------
-    >>> canonical_text({"b": 1, "a": [0.5, "x"]})
-    b'{"a":[[8388608,0,0],"x"],"b":1}'
+    >>> canonical_text({"b": 1, "a": [0.5, "x"]}) == b'{"a":[[%d],"x"],"b":1}' % (1022 << 23)
+    True
     """
     return json.dumps(
         _quantised(value), sort_keys=True, separators=(",", ":"), ensure_ascii=False
@@ -201,7 +255,7 @@ def _quantised(value: Any) -> Any:
     if isinstance(value, np.generic):
         value = value.item()
     if isinstance(value, float):
-        return canonical(np.float64(value)).tolist()
+        return [int(canonical(np.float64(value)))]
     return value
 
 
@@ -255,7 +309,7 @@ def digest_game(
     >>> a != b
     True
     """
-    h = hashlib.sha256(b"online-learning-games/game/2\n")
+    h = hashlib.sha256(b"online-learning-games/game/3\n")
     h.update(rounds.encode() + b"\n")
     h.update(canonical_text(game_fields(header)) + b"\n")
     if certificate is not None:

@@ -193,7 +193,7 @@ def _header(line: bytes, where: str) -> tuple[dict, dict | None]:
     if version < VERSION:
         raise TranscriptError(
             f"{where}: transcript version {version} is older than {VERSION}, the version this "
-            "package reads (its digest covers less); re-run the game to record it again"
+            "package reads (its digest is of an older form); re-run the game to record it again"
         )
     initial_snapshot = header.pop("initial_snapshot", None)
     for key in ("type", "format", "version"):

@@ -18,7 +18,7 @@ Examples
 True
 """
 
-from game.viz._figure_kinds import FIGURE_KINDS
+from game.viz._figure_kinds import ANIMATION_FORMATS, ANIMATION_KINDS, FIGURE_KINDS
 from game.viz._html import (
     SummaryRow,
     format_value,
@@ -29,6 +29,8 @@ from game.viz._html import (
 )
 
 __all__ = [
+    "ANIMATION_FORMATS",
+    "ANIMATION_KINDS",
     "FIGURE_KINDS",
     "SummaryRow",
     "format_value",

@@ -28,7 +28,7 @@ Examples
 [0, 1, 2, 3, 4, 5, 6, 7, 8]
 """
 
-from game.viz.animations._animate import FORMATS, animate, frame_rounds
-from game.viz.animations._kinds import ANIMATION_KINDS, animations_for
+from game.viz.animations._animate import animate, frame_rounds
+from game.viz.animations._kinds import animations_for
 
-__all__ = ["ANIMATION_KINDS", "FORMATS", "animate", "animations_for", "frame_rounds"]
+__all__ = ["animate", "animations_for", "frame_rounds"]

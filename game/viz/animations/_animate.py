@@ -22,17 +22,15 @@ from game.errors import (
     check_integer,
     check_real,
 )
+from game.viz._figure_kinds import ANIMATION_FORMATS, ANIMATION_KINDS
 from game.viz.animations._halving import HalvingScene
-from game.viz.animations._kinds import ANIMATION_KINDS, NEEDS, animations_for, check_fits
+from game.viz.animations._kinds import NEEDS, animations_for, check_fits
 from game.viz.animations._perceptron import PerceptronScene
 from game.viz.animations._tree import TreeScene
 from game.viz.animations._weights import WeightsScene
 from game.viz.plots import require_matplotlib
 
-__all__ = ["FORMATS", "animate", "frame_rounds"]
-
-#: The files :func:`animate` writes, by suffix, and the matplotlib writer of each.
-FORMATS = {".gif": "pillow", ".mp4": "ffmpeg"}
+__all__ = ["animate", "frame_rounds"]
 
 
 def frame_rounds(rounds: int, max_frames: int = 60) -> list[int]:
@@ -70,11 +68,11 @@ def _check_out(out: Any) -> tuple[Path, str] | None:
     check_instance("out", out, (str, os.PathLike), "a path (str or os.PathLike)")
     path = Path(out)
     suffix = path.suffix.lower()
-    if suffix not in FORMATS:
+    if suffix not in ANIMATION_FORMATS:
         raise ParameterError("out", os.fspath(out), "a .gif or .mp4 file")
     from matplotlib import animation
 
-    writer = FORMATS[suffix]
+    writer = ANIMATION_FORMATS[suffix]
     if not animation.writers.is_available(writer):
         if writer == "ffmpeg":
             raise ParameterError(

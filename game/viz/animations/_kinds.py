@@ -20,10 +20,10 @@ import numpy as np
 from game.errors import GameError
 from game.players import lookup, parameters
 from game.scenario import scenario_from_dict
+from game.viz._figure_kinds import ANIMATION_KINDS
 from game.viz.plots import walked_tree
 
 __all__ = [
-    "ANIMATION_KINDS",
     "animations_for",
     "concept_matrix",
     "expert_matrix",
@@ -32,8 +32,6 @@ __all__ = [
     "player_params",
 ]
 
-#: The animations of a transcript, by name (:func:`animate` draws each).
-ANIMATION_KINDS = ("perceptron", "halving", "tree", "weights")
 
 #: The proofs whose learner keeps a halfspace w (its line is drawn turning).
 HALFSPACE_PROOFS = frozenset({"perceptron", "margin-perceptron"})

@@ -24,13 +24,14 @@ from hypothesis import strategies as st
 from adversaries import Replay, SeparableStream
 from game import Transcript, play
 from game.transcript import canonical, digest_columns
+from game.transcript._digest import INFINITY, NAN
 from learners import Perceptron
 
 X_FIXED = np.array([[1.0, 0.5], [-0.25, 2.0], [0.0, -1.0], [0.1, 0.3]])
 Y_FIXED = [1, -1, 1, -1]
 # Recorded when the canonical form was fixed: a change here changes every stored digest.
-FIXED_GAME_DIGEST = "sha256:6a2f54ea205dc54a5a6da93f91b4270f42255af47cb17dc2576499156a8490a9"
-FIXED_COLUMNS_DIGEST = "sha256:483394f1397200eb87355e9e27e0c222341251e72ab4e0aeae7f657182586ad9"
+FIXED_GAME_DIGEST = "sha256:7ffeffaf8b04532fe87294313b9a4da741c041574abbbb828445d8183f697431"
+FIXED_COLUMNS_DIGEST = "sha256:911de94ffd9f03f71d701560378400308b0f25e166d93d0d24ff3fc2d57a604b"
 
 
 def fixed_game() -> Transcript:
@@ -68,35 +69,39 @@ def test_booleans_are_zero_and_one():
     assert form.dtype == np.dtype("<i8") and form.tolist() == [1, 0, 1]
 
 
-def test_floats_are_mantissa_at_24_bits_exponent_and_code():
+def test_floats_are_their_bits_rounded_to_single_precision():
     form = canonical(np.array([0.75, 1.0, -3.0, 0.1]))
-    assert form.dtype == np.dtype("<i8") and form.shape == (4, 3)
+    assert form.dtype == np.dtype("<i8") and form.shape == (4,)
     assert form.tolist() == [
-        [12582912, 0, 0],  # 0.75 = 0.75 · 2⁰
-        [8388608, 1, 0],  # 1 = 0.5 · 2¹
-        [-12582912, 2, 0],  # -3 = -0.75 · 2²
-        [13421773, -3, 0],  # 0.1 = 0.8 · 2⁻³, 0.8 · 2²⁴ rounded
+        (1022 << 23) | (1 << 22),  # 0.75 = 1.5 · 2⁻¹: exponent field 1022, fraction .1
+        1023 << 23,  # 1 = 1.0 · 2⁰
+        -((1024 << 23) | (1 << 22)),  # -3 = -1.5 · 2¹
+        (1019 << 23) | 0x4CCCCD,  # 0.1 = 1.6 · 2⁻⁴, the fraction rounded at 23 bits
     ]
 
 
 def test_integer_valued_floats_differ_from_integers():
-    assert canonical(np.array([1.0])).shape != canonical(np.array([1])).shape
+    assert canonical(np.array([1.0])).tolist() != canonical(np.array([1])).tolist()
+    assert digest_columns([("x", np.array([1.0]))]) != digest_columns([("x", np.array([1]))])
 
 
-def test_nan_and_infinities_have_their_own_codes():
+def test_nan_and_infinities_have_their_own_forms():
     quiet = np.array([np.nan, np.inf, -np.inf])
-    assert canonical(quiet).tolist() == [[0, 0, 1], [0, 0, 2], [0, 0, 3]]
-    other_nan = np.frombuffer(struct.pack("<Q", 0x7FF0000000000123), dtype=np.float64)
+    assert canonical(quiet).tolist() == [NAN, INFINITY, -INFINITY]
+    other_nan = np.frombuffer(struct.pack("<Q", 0xFFF0000000000123), dtype=np.float64)
     assert np.isnan(other_nan[0])
-    assert canonical(other_nan).tolist() == [[0, 0, 1]]  # every NaN payload is one NaN
+    assert canonical(other_nan).tolist() == [NAN]  # every NaN, any sign or payload, is one
     assert canonical(np.array([0.0])).tolist() != canonical(np.array([np.nan])).tolist()
+    largest = np.finfo(np.float64).max  # rounds up past the largest exponent: kept finite
+    assert canonical(np.array([largest, -largest])).tolist() == [INFINITY - 1, 1 - INFINITY]
 
 
 def test_negative_zero_is_zero():
     # -0.0 == 0.0 as numbers and sign(-0.0) = +1 like sign(0.0): one canonical form
-    assert canonical(np.array([-0.0])).tolist() == canonical(np.array([0.0])).tolist()
-    assert canonical(np.array([0.0])).tolist() == [[0, 0, 0]]
+    assert canonical(np.array([-0.0])).tolist() == canonical(np.array([0.0])).tolist() == [0]
     assert digest_columns([("p", np.array([-0.0]))]) == digest_columns([("p", np.array([0.0]))])
+    mixed = np.array([0.0, -0.0, 1.0, -0.0])
+    assert digest_columns([("p", mixed)]) == digest_columns([("p", np.abs(mixed))])
 
 
 def test_mantissa_rounding_up_carries_into_the_exponent():
@@ -114,21 +119,24 @@ def test_non_numeric_values_are_refused():
 
 @given(st.floats(allow_nan=False, allow_infinity=False, width=64))
 def test_canonical_float_is_the_value_at_single_precision(x):
-    q, e, code = canonical(np.array([x]))[0].tolist()
-    assert code == 0
-    if x == 0:
-        assert (q, e) == (0, 0)
+    (c,) = canonical(np.array([x])).tolist()
+    if abs(x) < 2.0**-1022:  # zero and the subnormals: the double's fixed step, 2⁻¹⁰⁴⁵
+        assert (
+            abs(Fraction(abs(c)) * Fraction(2) ** -1045 - abs(Fraction(x))) <= Fraction(2) ** -1046
+        )
         return
-    assert 2**23 <= abs(q) <= 2**24
-    assert math.copysign(1.0, q) == math.copysign(1.0, x)
-    assert abs(Fraction(q) * Fraction(2) ** (e - 24) - Fraction(x)) <= abs(Fraction(x)) / 2**24
+    exponent, fraction = abs(c) >> 23, abs(c) & ((1 << 23) - 1)
+    value = (1 + Fraction(fraction, 1 << 23)) * Fraction(2) ** (exponent - 1023)
+    assert math.copysign(1.0, c) == math.copysign(1.0, x)
+    if abs(c) < INFINITY - 1:
+        assert abs(value - abs(Fraction(x))) <= abs(Fraction(x)) / 2**24
 
 
 @given(st.floats(allow_nan=False, allow_infinity=False, min_value=-1e6, max_value=1e6))
 def test_last_bit_noise_does_not_change_the_canonical_form(x):
     assume(abs(x) > 1e-300)  # noise is relative: zero's neighbours are subnormals
     m, _ = math.frexp(x)
-    scaled = abs(m) * 2**24
+    scaled = abs(m) * 2**24  # x = m · 2ᵉ: single precision keeps m's 24 leading bits
     assume(abs(scaled - math.floor(scaled) - 0.5) > 2.0**-20)  # not on a rounding boundary
     for noisy in (np.nextafter(x, np.inf), np.nextafter(x, -np.inf)):
         assert canonical(np.array([noisy])).tolist() == canonical(np.array([x])).tolist()
@@ -137,34 +145,52 @@ def test_last_bit_noise_does_not_change_the_canonical_form(x):
 # -- stability ----------------------------------------------------------------------------
 
 
+def reference_form(x: float) -> int:
+    """A double's canonical form by its definition, from its bits with Python integers."""
+    if math.isnan(x):
+        return REF_NAN
+    bits = struct.unpack("<q", struct.pack("<d", x))[0]
+    magnitude = bits & (2**63 - 1)
+    kept, rest = divmod(magnitude, 1 << 29)
+    if rest > 1 << 28 or (rest == 1 << 28 and kept & 1):  # half to even
+        kept += 1
+    if magnitude != 0x7FF << 52:  # a finite number keeps a finite form
+        kept = min(kept, REF_INFINITY - 1)
+    return -kept if bits < 0 else kept
+
+
+REF_INFINITY = 0x7FF << 23
+REF_NAN = REF_INFINITY + 1
+
+
 def reference_digest(columns) -> str:
-    """The documented canonical form, written out independently of game.transcript."""
-
-    def form(values):
-        a = np.asarray(values)
-        if a.dtype.kind in "biu":
-            return a.shape, [int(v) for v in a.ravel()]
-        out = []
-        for v in a.ravel().tolist():
-            if math.isnan(v):
-                out += [0, 0, 1]
-            elif math.isinf(v):
-                out += [0, 0, 2 if v > 0 else 3]
-            else:
-                m, e = math.frexp(v)
-                q = round(m * 2**24)  # round half to even, as numpy.round
-                if abs(q) == 2**24:
-                    q, e = q // 2, e + 1
-                out += [q, e, 0]
-        return (*a.shape, 3), out
-
-    h = hashlib.sha256(b"online-learning-games/rounds/1\n")
+    """The documented digest, written out independently of game.transcript."""
+    h = hashlib.sha256(b"online-learning-games/rounds/2\n")
     for name, column in columns:
         h.update(name.encode() + b"\n")
         for part in column if isinstance(column, list) else [column]:
-            shape, values = form(part)
-            h.update(repr(tuple(shape)).encode() + b"\n")
-            h.update(struct.pack(f"<{len(values)}q", *values))
+            a = np.asarray(part)
+            h.update(repr(a.shape).encode() + b"\n")
+            values = a.ravel().tolist()
+            if a.dtype.kind in "biu":
+                h.update(struct.pack(f"<{len(values)}q", *[int(v) for v in values]))
+                continue
+            singles, exceptions = [], []
+            for i, v in enumerate(values):
+                c = reference_form(v)
+                exponent = abs(c) >> 23
+                if c == 0:
+                    singles.append(0)
+                elif 1023 - 126 <= exponent <= 1023 + 127:  # a normal single: its own bits
+                    single = abs(c) - ((1023 - 127) << 23)
+                    singles.append(single | (1 << 31 if c < 0 else 0))
+                else:
+                    singles.append(0xFFFF_FFFF)
+                    exceptions += [i, c]
+            h.update(struct.pack(f"<{len(singles)}I", *singles))
+            if exceptions:
+                h.update(f"exceptions {len(exceptions) // 2}\n".encode())
+                h.update(struct.pack(f"<{len(exceptions)}q", *exceptions))
     return "sha256:" + h.hexdigest()
 
 
@@ -307,8 +333,8 @@ def test_a_value_on_a_rounding_boundary_differs_from_its_neighbour():
     # double up. Two games a last bit apart share a digest except at such values
     # (probability about 2⁻²⁹ per value).
     x = 0.5 + 2.0**-25
-    assert canonical(np.array([x])).tolist() == [[2**23, 0, 0]]
-    assert canonical(np.array([np.nextafter(x, 1.0)])).tolist() == [[2**23 + 1, 0, 0]]
+    assert canonical(np.array([x])).tolist() == [1022 << 23]
+    assert canonical(np.array([np.nextafter(x, 1.0)])).tolist() == [(1022 << 23) + 1]
 
 
 @given(
@@ -333,42 +359,73 @@ def test_long_columns_are_digested_piece_by_piece_to_the_same_bytes(monkeypatch)
         ("extras.none", [np.zeros((0, 5), dtype=np.int8), np.zeros((2, 0))]),
     ]
     whole = digest_module.digest_columns(columns)
-    # the definition: each part's canonical form hashed at once
-    h = hashlib.sha256(b"online-learning-games/rounds/1\n")
-    for name, column in columns:
-        h.update(name.encode() + b"\n")
-        for part in column if isinstance(column, list) else [column]:
-            form = digest_module.canonical(part)
-            h.update(repr(form.shape).encode() + b"\n" + form.tobytes())
-    assert whole == "sha256:" + h.hexdigest()
+    assert whole == reference_digest(columns)
     monkeypatch.setattr(digest_module, "_PIECE", 7)  # pieces of a few rounds
     assert digest_module.digest_columns(columns) == whole
 
 
-def frexp_form(values: np.ndarray) -> np.ndarray:
-    """The canonical form by its definition: ``frexp``, the mantissa rounded half to even."""
-    array = np.asarray(values, dtype=np.float64)
-    finite = np.isfinite(array)
-    mantissa, exponent = np.frexp(np.where(finite, array, 0.0))
-    quantised = np.round(mantissa * 2.0**24).astype("<i8")
-    exponent = exponent.astype("<i8")
-    carry = np.abs(quantised) == 1 << 24
-    quantised = np.where(carry, quantised // 2, quantised)
-    exponent = np.where(carry, exponent + 1, exponent)
-    code = np.select([np.isnan(array), array == np.inf, array == -np.inf], [1, 2, 3], 0)
-    return np.stack([quantised, exponent, code.astype("<i8")], axis=-1)
+SPECIAL = [
+    0.0,
+    -0.0,
+    np.inf,
+    -np.inf,
+    np.nan,
+    5e-324,
+    -5e-324,
+    1e-40,
+    2.0**-126,
+    2.0**-126 * (1 - 2.0**-26),
+    2.0**-127,
+    2.0**128 * (1 - 2.0**-26),
+    3.4e38,
+    1e300,
+    np.finfo(np.float64).max,
+    -np.finfo(np.float64).max,
+    1.0 - 2.0**-30,
+]
 
 
 @given(st.lists(st.integers(min_value=-(2**63), max_value=2**63 - 1), min_size=1, max_size=40))
-def test_canonical_form_from_the_bits_is_frexp_s(patterns):
+def test_canonical_form_is_its_definition_on_every_bit_pattern(patterns):
     """Every double (any bit pattern: subnormals, NaN payloads, ±0, ±inf) gets its defined form."""
     values = np.array(patterns, dtype=np.int64).view(np.float64)
-    assert np.array_equal(canonical(values), frexp_form(values))
+    assert canonical(values).tolist() == [reference_form(v) for v in values.tolist()]
+
+
+@given(
+    st.lists(
+        st.one_of(
+            st.integers(min_value=-(2**63), max_value=2**63 - 1).map(
+                lambda b: struct.unpack("<d", struct.pack("<q", b))[0]
+            ),
+            st.sampled_from(SPECIAL),
+            st.floats(width=32).map(float),
+            st.floats(),
+        ),
+        max_size=60,
+    ),
+    st.integers(1, 9),
+)
+def test_digest_is_its_definition_on_any_floats_and_pieces(values, piece):
+    """Singles where they stand for the form, exceptions after the part, whatever the pieces."""
+    import game.transcript._digest as digest_module
+
+    columns = [("x", np.array(values, dtype=np.float64)), ("y", [np.array(values[:3])])]
+    whole = digest_module.digest_columns(columns)
+    assert whole == reference_digest(columns)
+    original = digest_module._PIECE
+    try:
+        digest_module._PIECE = piece
+        assert digest_module.digest_columns(columns) == whole
+    finally:
+        digest_module._PIECE = original
 
 
 @given(st.integers(2**23, 2**24 - 1), st.integers(-1040, 1023), st.booleans())
 def test_canonical_form_rounds_exact_halves_to_even(kept, scale, negative):
-    """A value halfway between two 24-bit mantissas rounds to the even one, as ``round`` does."""
+    """A value halfway between two 24-bit significands rounds to the even one."""
     value = (kept + 0.5) * 2.0 ** (scale - 24) * (-1 if negative else 1)
     values = np.array([value, np.nextafter(value, 0), np.nextafter(value, np.inf)])
-    assert np.array_equal(canonical(values), frexp_form(values))
+    assert canonical(values).tolist() == [reference_form(v) for v in values.tolist()]
+    if abs(value) >= 2.0**-1022:  # the halfway value keeps the even significand
+        assert abs(int(canonical(values)[0])) % 2 == 0

@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 
 from adversaries import Replay, SeparableStream
 from game import GameError, ParameterError, load_scenario, play
-from game.viz.animations import ANIMATION_KINDS, animate, animations_for, frame_rounds
+from game.viz import ANIMATION_KINDS
+from game.viz.animations import animate, animations_for, frame_rounds
 from game.viz.animations._halving import HalvingScene
 from game.viz.animations._perceptron import weights_after
 from game.viz.animations._weights import WeightsScene
