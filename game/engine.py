@@ -62,7 +62,13 @@ from game.errors import (
     check_instance,
     check_integer,
 )
-from game.players import describe_player, kinds_clash
+from game.players import (
+    LockstepRounds,
+    describe_player,
+    kinds_clash,
+    lockstep_plan,
+    play_lockstep,
+)
 from game.protocol import Adversary, History, Learner
 from game.theory import Certificate, first_disagreement, get_loss, is_immutable, referee_copy
 from game.theory.bounds import Bound
@@ -86,6 +92,7 @@ __all__ = [
     "check_trace",
     "extras_clash",
     "game_header",
+    "lockstep_transcripts",
     "play",
     "refuse_existing",
     "settle",
@@ -215,6 +222,7 @@ def play(
     progress: bool | Callable[[int, int], Any] | None = None,
     keep: str = "memory",
     trace: Callable[[Round, int], Any] | None = None,
+    lockstep: bool = True,
 ) -> Transcript:
     """Play one game and return its transcript.
 
@@ -285,6 +293,15 @@ def play(
         loop. An exception the callback raises stops the game as a
         :class:`GameError` naming the round, which is not kept (rounds 1 to
         t - 1 are, as when a player fails).
+    lockstep : bool, default True
+        Let a game both of whose players declare lockstep kernels
+        (:mod:`game.players`) be played by them at once, K = 1, when the
+        learner's kernel runs compiled (the ``fast`` extra): an oblivious
+        adversary's whole sequence is drawn ahead and the learner's rounds run
+        in one compiled loop, giving the transcript the round loop gives (the
+        same rounds, digest, certificate and bounds; property-tested). Only a
+        game with no file, snapshots, progress or trace, kept in memory, goes
+        that way. False always plays the round loop.
 
     Returns
     -------
@@ -296,7 +313,8 @@ def play(
         For a bad argument: ``rounds`` not an integer ≥ 0, an unknown ``loss``,
         ``snapshots`` not a bool, ``out`` not a path, ``overwrite`` not a bool,
         ``meta`` not a dict, ``progress`` not a bool, None or a callable,
-        ``keep`` not "memory" or "disk", ``trace`` not None or a callable.
+        ``keep`` not "memory" or "disk", ``trace`` not None or a callable,
+        ``lockstep`` not a bool.
     ProtocolError
         A player broke the protocol (a prediction outside [-1, 1] or NaN, a label
         other than ±1, an ``update`` that returned no bool) or raised: the message
@@ -328,6 +346,12 @@ def play(
     clash = kinds_clash(learner, adversary)
     if clash is not None:
         raise ProtocolError(clash)
+    lockstep = check_choice("lockstep", lockstep, (False, True))
+    plain = out is None and keep == "memory" and not snapshots and not progress and trace is None
+    if lockstep and plain:
+        game = _kernel_game(learner, adversary, header, rounds)
+        if game is not None:
+            return game
     disk = None
     if keep == "disk":
         disk = os.path.dirname(os.path.abspath(out)) if out is not None else tempfile.gettempdir()
@@ -340,6 +364,103 @@ def play(
         return _referee(learner, adversary, header, rounds, snapshots, where, bar)
     finally:
         bar.close()
+
+
+def _kernel_game(
+    learner: Learner, adversary: Adversary, header: dict, rounds: int
+) -> Transcript | None:
+    """The game played by its players' compiled kernels (K = 1), or None to play it in the loop.
+
+    Only when both classes declare lockstep kernels that reproduce this game
+    exactly (:func:`game.players.lockstep_plan`) and the learner's runs
+    compiled: the transcript is the loop's, round for round, and settled by
+    the same :func:`settle`.
+    """
+    plan = lockstep_plan([learner], [adversary], rounds)
+    if plan is None:
+        return None
+    compiled = plan.learner_kernel.compiled
+    if compiled is None or not compiled():
+        return None
+    start = time.perf_counter()
+    played = play_lockstep(plan, [learner], [adversary])
+    (game,) = lockstep_transcripts(
+        played, [header], [learner], [adversary], time.perf_counter() - start
+    )
+    if isinstance(game, GameError):
+        raise game
+    return game
+
+
+def lockstep_transcripts(
+    played: LockstepRounds, headers: list, learners: list, adversaries: list, wall_time: float
+) -> list:
+    """The transcripts of games played in lockstep, each settled as :func:`play` settles a game.
+
+    Parameters
+    ----------
+    played : game.players.LockstepRounds
+        The rounds of K games (:func:`game.players.play_lockstep`).
+    headers : list of dict
+        Each game's header (:func:`game_header`).
+    learners, adversaries : list
+        The players, spent as their games left them.
+    wall_time : float
+        Seconds the K games took, shared evenly among them.
+
+    Returns
+    -------
+    list of Transcript or GameError
+        A game the loop would have ended with an error (players logging the
+        same extras key, a certificate that disagrees) gives that error.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from game.players import lockstep_plan, play_lockstep
+    >>> from learners import Perceptron
+    >>> from adversaries import SeparableStream
+    >>> pair = [Perceptron()], [SeparableStream(3, 0.1, rng=np.random.default_rng(0))]
+    >>> played = play_lockstep(lockstep_plan(*pair, 50), *pair)
+    >>> header = game_header(pair[0][0], pair[1][0], rounds=50, loss="zero-one")
+    >>> (game,) = lockstep_transcripts(played, [header], *pair, 0.0)
+    >>> len(game), game.certificate_verified
+    (50, True)
+    """
+    share = wall_time / max(1, len(learners))
+    out: list = []
+    for k, (learner, adversary) in enumerate(zip(learners, adversaries, strict=True)):
+        X = played.instances[k]
+        n = len(X)
+        extras = {}
+        if n:  # round 1 fixes the columns: the learner's, then the adversary's
+            extras = {
+                name: np.array(v[k, :n], dtype=np.float64)
+                for name, v in played.learner_extras.items()
+            }
+            theirs = played.adversary_extras[k]
+            clash = extras.keys() & theirs.keys()
+            if clash:  # the loop stops such a game on round 1 (its players, spent,
+                # are left where the whole game took them)
+                out.append(extras_clash(adversary, 1, clash))
+                continue
+            extras.update({name: np.array(v[:n], dtype=np.float64) for name, v in theirs.items()})
+        transcript = Transcript(
+            header=headers[k],
+            raw_instances=X if n else [],  # as the loop records no round
+            predictions=np.array(played.predictions[k, :n], dtype=np.float64),
+            labels=played.labels[k, :n].astype(np.int8),
+            updated=np.array(played.updated[k, :n], dtype=bool),
+            extras=extras,
+        )
+        transcript.wall_time = share
+        failure = settle(transcript, learner, adversary)
+        if failure is not None:
+            transcript.status, transcript.reason = "aborted", str(failure)
+            out.append(failure)
+        else:
+            out.append(transcript)
+    return out
 
 
 def _referee(

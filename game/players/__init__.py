@@ -4,7 +4,16 @@ the sizes it declares (the memory estimate that refuses a game up front).
 """
 
 from game.players._lazy import lazy_names
-from game.players._lockstep import LockstepLearner, Source, kernel_for, rounds_of
+from game.players._lockstep import (
+    LockstepLearner,
+    LockstepPlan,
+    LockstepRounds,
+    Source,
+    kernel_for,
+    lockstep_plan,
+    play_lockstep,
+    rounds_of,
+)
 from game.players._params import (
     DATA_SUFFIXES,
     SUPPLIED,
@@ -70,6 +79,8 @@ __all__ = [
     "Estimate",
     "Footprint",
     "LockstepLearner",
+    "LockstepPlan",
+    "LockstepRounds",
     "Source",
     "available_memory",
     "broken_entry_points",
@@ -89,12 +100,14 @@ __all__ = [
     "lazy_names",
     "ldim_estimate",
     "learners_for",
+    "lockstep_plan",
     "lookup",
     "loss_field",
     "name_of",
     "names",
     "one_of",
     "parameters",
+    "play_lockstep",
     "positive",
     "real_in",
     "rebuild",

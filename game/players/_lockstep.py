@@ -68,7 +68,16 @@ import numpy as np
 
 from game.errors import GameError
 
-__all__ = ["LockstepLearner", "Source", "kernel_for", "rounds_of"]
+__all__ = [
+    "LockstepLearner",
+    "LockstepPlan",
+    "LockstepRounds",
+    "Source",
+    "kernel_for",
+    "lockstep_plan",
+    "play_lockstep",
+    "rounds_of",
+]
 
 
 @attrs.frozen
@@ -128,6 +137,11 @@ class LockstepLearner:
         update flags (bool) and the learner's per-round ``extras()`` (name ->
         K × n floats), and leave every learner in the state its serial game
         would. :func:`rounds_of` walks the games' rounds in windows.
+    compiled : callable, optional
+        ``compiled() -> bool``: whether ``run`` goes through compiled code now
+        (the ``fast`` extra installed and not switched off). :func:`game.play`
+        sends a single game through the kernels (K = 1) only then; without
+        it, ``run`` serves :func:`game.play_batch` alone.
 
     Examples
     --------
@@ -141,6 +155,7 @@ class LockstepLearner:
 
     accepts: Callable[[Any, int, np.dtype], bool]
     run: Callable[[list, list, np.ndarray, np.ndarray], tuple]
+    compiled: Callable[[], bool] | None = None
 
 
 def kernel_for(cls: type) -> Source | LockstepLearner | None:
@@ -169,6 +184,138 @@ def kernel_for(cls: type) -> Source | LockstepLearner | None:
     raise GameError(
         f"{cls.__qualname__}.lockstep must be a game.players.Source or LockstepLearner, "
         f"got {kernel!r:.80}"
+    )
+
+
+@attrs.frozen
+class LockstepPlan:
+    """How K games play in lockstep: their kernels, each game's length, the instances' kind.
+
+    Made by :func:`lockstep_plan`, played by :func:`play_lockstep`.
+    """
+
+    learner_kernel: LockstepLearner
+    source: Source
+    lengths: list[int]
+    dimension: int
+    dtype: np.dtype
+
+
+def lockstep_plan(learners: list, adversaries: list, rounds: int) -> LockstepPlan | None:
+    """The plan of K games in lockstep, or None when the kernels cannot reproduce them exactly.
+
+    None for players of more than one class, a player in two games, a class
+    without a kernel, a game the source cannot draw ahead, instances of
+    differing lengths or dtypes, or a learner its kernel does not take. It
+    changes no player.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from learners import Perceptron
+    >>> from adversaries import SeparableStream
+    >>> s = SeparableStream(3, 0.1, rng=np.random.default_rng(0))
+    >>> plan = lockstep_plan([Perceptron()], [s], 10)
+    >>> plan.lengths, plan.dimension
+    ([10], 3)
+    >>> lockstep_plan([Perceptron(), Perceptron()], [s, s], 10) is None  # one stream, two games
+    True
+    """
+    if not learners or len(learners) != len(adversaries):
+        return None
+    learner_cls, adversary_cls = type(learners[0]), type(adversaries[0])
+    if any(type(p) is not learner_cls for p in learners) or any(
+        type(a) is not adversary_cls for a in adversaries
+    ):
+        return None
+    players = [id(p) for p in learners] + [id(a) for a in adversaries]
+    if len(set(players)) != len(players):  # a player in two games plays them in turn
+        return None
+    learner_kernel, source = kernel_for(learner_cls), kernel_for(adversary_cls)
+    if not isinstance(learner_kernel, LockstepLearner) or not isinstance(source, Source):
+        return None
+    plans = [source.plan(a, rounds) for a in adversaries]
+    if any(p is None for p in plans):
+        return None
+    kinds = {(d, np.dtype(dtype)) for n, d, dtype in plans if n > 0}
+    if len(kinds) > 1:
+        return None
+    d, dtype = kinds.pop() if kinds else (1, np.dtype(np.float64))
+    if not all(learner_kernel.accepts(p, d, dtype) for p in learners):
+        return None
+    return LockstepPlan(learner_kernel, source, [n for n, _, _ in plans], d, dtype)
+
+
+@attrs.frozen
+class LockstepRounds:
+    """The rounds of K games played in lockstep, game k in row k.
+
+    Attributes
+    ----------
+    instances : list of numpy.ndarray
+        Game k's n_k × d instances, read-only.
+    labels : numpy.ndarray
+        K × n int64 labels (±1; 1 past a game's end).
+    predictions, updated : numpy.ndarray
+        K × n float64 predictions and bool update flags.
+    learner_extras : dict of str to numpy.ndarray
+        The learner's per-round ``extras()``, name -> K × n floats.
+    adversary_extras : list of dict
+        Each game's adversary ``extras()``, name -> n_k floats.
+    """
+
+    instances: list
+    labels: np.ndarray
+    predictions: np.ndarray
+    updated: np.ndarray
+    learner_extras: dict
+    adversary_extras: list
+
+
+def play_lockstep(plan: LockstepPlan, learners: list, adversaries: list) -> LockstepRounds:
+    """Play the planned games: every game's sequence drawn ahead, then the learners' kernel.
+
+    Each adversary's generator and each learner end where their serial game
+    leaves them. Games whose sources give equal keys share one draw.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from learners import Perceptron
+    >>> from adversaries import SeparableStream
+    >>> learners = [Perceptron(), Perceptron()]
+    >>> streams = [SeparableStream(3, 0.1, rng=np.random.default_rng(s)) for s in (0, 1)]
+    >>> played = play_lockstep(lockstep_plan(learners, streams, 20), learners, streams)
+    >>> played.predictions.shape, played.instances[1].shape
+    ((2, 20), (20, 3))
+    """
+    source, lengths = plan.source, plan.lengths
+    k_games, n_max = len(learners), max(lengths, default=0)
+    keys = (
+        [source.key(a, n) for a, n in zip(adversaries, lengths, strict=True)] if source.key else []
+    )
+    if keys and keys[0] is not None and all(k == keys[0] for k in keys):
+        drawn = [source.examples(adversaries[0], n_max)] * k_games
+    else:
+        drawn = [source.examples(a, n) for a, n in zip(adversaries, lengths, strict=True)]
+    # a game without rounds gets an empty d-column array, like the others
+    Xs = [
+        got[0] if n else np.empty((0, plan.dimension), dtype=plan.dtype)
+        for got, n in zip(drawn, lengths, strict=True)
+    ]
+    for X in Xs:
+        X.flags.writeable = False
+    y = np.ones((k_games, n_max), dtype=np.int64)
+    for k, got in enumerate(drawn):
+        y[k, : len(got[1])] = got[1]
+    played = plan.learner_kernel.run(learners, Xs, y, np.asarray(lengths))
+    return LockstepRounds(
+        instances=Xs,
+        labels=y,
+        predictions=played[0],
+        updated=played[1],
+        learner_extras=played[2] if len(played) > 2 else {},
+        adversary_extras=[got[2] if len(got) > 2 else {} for got in drawn],
     )
 
 

@@ -51,13 +51,13 @@ import time
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-import numpy as np
+import attrs
 
-from game.engine import extras_clash, game_header, play, settle
+from game.engine import game_header, lockstep_transcripts, play
 from game.errors import GameError, ParameterError, check_choice, check_integer
-from game.players import LockstepLearner, Source, kernel_for, kinds_clash
+from game.players import kinds_clash, lockstep_plan, play_lockstep
 from game.theory import get_loss
-from game.transcript import Transcript, versions
+from game.transcript import versions
 
 __all__ = ["lockstep_supported", "play_batch"]
 
@@ -74,33 +74,6 @@ def _path(cls: type) -> str:
     return f"{cls.__module__}:{cls.__qualname__}"
 
 
-def _plan(learners: list, adversaries: list, rounds: int):
-    """The kernels and each game's (n, d), or None when the batch cannot run in lockstep."""
-    if not learners:
-        return None
-    learner_cls, adversary_cls = type(learners[0]), type(adversaries[0])
-    if any(type(p) is not learner_cls for p in learners) or any(
-        type(a) is not adversary_cls for a in adversaries
-    ):
-        return None
-    players = [id(p) for p in learners] + [id(a) for a in adversaries]
-    if len(set(players)) != len(players):  # a player in two games plays them in turn
-        return None
-    learner_kernel, source = kernel_for(learner_cls), kernel_for(adversary_cls)
-    if not isinstance(learner_kernel, LockstepLearner) or not isinstance(source, Source):
-        return None
-    plans = [source.plan(a, rounds) for a in adversaries]
-    if any(p is None for p in plans):
-        return None
-    kinds = {(d, np.dtype(dtype)) for n, d, dtype in plans if n > 0}
-    if len(kinds) > 1:
-        return None
-    d, dtype = kinds.pop() if kinds else (1, np.dtype(np.float64))
-    if not all(learner_kernel.accepts(p, d, dtype) for p in learners):
-        return None
-    return learner_kernel, source, [n for n, _, _ in plans], (d, dtype)
-
-
 def lockstep_supported(learners: Sequence, adversaries: Sequence, rounds: int) -> bool:
     """Whether :func:`play_batch` would play these games in lockstep (it never changes them).
 
@@ -115,7 +88,7 @@ def lockstep_supported(learners: Sequence, adversaries: Sequence, rounds: int) -
     >>> lockstep_supported([Perceptron(), Perceptron()], [s, s], 10)  # one stream, two games
     False
     """
-    return _plan(list(learners), list(adversaries), rounds) is not None
+    return lockstep_plan(list(learners), list(adversaries), rounds) is not None
 
 
 def _check(learners, adversaries, rounds, loss, meta, errors, lockstep) -> list:
@@ -205,7 +178,7 @@ def play_batch(
     metas = _check(learners, adversaries, rounds, loss, meta, errors, lockstep)
     clash = any(kinds_clash(a, b) for a, b in zip(learners, adversaries, strict=True))
     # a pair whose kinds do not fit is refused by the engine, game by game, before round 1
-    plan = _plan(learners, adversaries, rounds) if lockstep and not clash else None
+    plan = lockstep_plan(learners, adversaries, rounds) if lockstep and not clash else None
     if plan is None:
         out = []
         for learner, adversary, m in zip(learners, adversaries, metas, strict=True):
@@ -216,22 +189,24 @@ def play_batch(
                     raise
                 out.append(exc)
         return out
-    learner_kernel, source, lengths, (d, dtype) = plan
     pair = (_path(type(learners[0])), _path(type(adversaries[0])))
     twin = _twin(learners[0], adversaries[0]) if pair not in _verified else None
-    size = max(1, MEMORY_BUDGET // max(1, max(lengths, default=0) * d * 8))  # at float64
+    size = max(1, MEMORY_BUDGET // max(1, max(plan.lengths, default=0) * plan.dimension * 8))
     shared = {"rounds": int(rounds), "loss": loss, "snapshots": False, "versions": versions()}
     out = []
     for lo in range(0, len(learners), size):
         hi = lo + size
-        out += _lockstep(
-            (learner_kernel, source),
-            learners[lo:hi],
-            adversaries[lo:hi],
-            lengths[lo:hi],
-            (d, dtype),
-            shared,
-            metas[lo:hi],
+        group = attrs.evolve(plan, lengths=plan.lengths[lo:hi])
+        headers = [
+            game_header(learner, adversary, rounds=int(rounds), loss=loss, meta=m, shared=shared)
+            for learner, adversary, m in zip(
+                learners[lo:hi], adversaries[lo:hi], metas[lo:hi], strict=True
+            )
+        ]
+        start = time.perf_counter()
+        played = play_lockstep(group, learners[lo:hi], adversaries[lo:hi])
+        out += lockstep_transcripts(
+            played, headers, learners[lo:hi], adversaries[lo:hi], time.perf_counter() - start
         )
     if twin is not None:
         _verify(pair, out[0], twin, rounds, loss, metas[0])
@@ -264,7 +239,7 @@ def _verify(pair: tuple, lockstep_game: Any, twin: tuple, rounds: int, loss: str
     silently from ``game.play``.
     """
     try:
-        serial: Any = play(twin[0], twin[1], rounds=rounds, loss=loss, meta=meta)
+        serial: Any = play(twin[0], twin[1], rounds=rounds, loss=loss, meta=meta, lockstep=False)
     except GameError as exc:
         serial = exc
     if _outcome(serial) != _outcome(lockstep_game):
@@ -274,69 +249,3 @@ def _verify(pair: tuple, lockstep_game: Any, twin: tuple, rounds: int, loss: str
             "update the kernel the player class declares (its lockstep attribute)"
         )
     _verified.add(pair)
-
-
-def _lockstep(kernels, learners, adversaries, lengths, kind, shared, metas) -> list:
-    learner_kernel, source = kernels
-    k_games = len(learners)
-    headers = [
-        game_header(
-            learner, adversary, rounds=shared["rounds"], loss=shared["loss"], meta=m, shared=shared
-        )
-        for learner, adversary, m in zip(learners, adversaries, metas, strict=True)
-    ]
-    start = time.perf_counter()
-    n_max = max(lengths, default=0)
-    keys = (
-        [source.key(a, n) for a, n in zip(adversaries, lengths, strict=True)] if source.key else []
-    )
-    if keys and keys[0] is not None and all(k == keys[0] for k in keys):
-        drawn = [source.examples(adversaries[0], n_max)] * k_games
-    else:
-        drawn = [source.examples(a, n) for a, n in zip(adversaries, lengths, strict=True)]
-    d, dtype = kind  # a game without rounds gets an empty d-column array, like the others
-    Xs = [
-        got[0] if n else np.empty((0, d), dtype=dtype)
-        for got, n in zip(drawn, lengths, strict=True)
-    ]
-    for X in Xs:
-        X.flags.writeable = False
-    y = np.ones((k_games, n_max), dtype=np.int64)
-    for k, got in enumerate(drawn):
-        y[k, : len(got[1])] = got[1]
-    played = learner_kernel.run(learners, Xs, y, np.asarray(lengths))
-    predictions, updated = played[0], played[1]
-    learner_extras = played[2] if len(played) > 2 else {}
-    share = (time.perf_counter() - start) / max(1, k_games)
-    out: list = []
-    for k, (learner, adversary, n) in enumerate(zip(learners, adversaries, lengths, strict=True)):
-        extras = {}
-        if n:  # round 1 fixes the columns: the learner's, then the adversary's
-            extras = {
-                name: np.array(v[k, :n], dtype=np.float64) for name, v in learner_extras.items()
-            }
-            if len(drawn[k]) > 2:
-                clash = extras.keys() & drawn[k][2].keys()
-                if clash:  # the engine stops such a game on round 1 (its players, spent,
-                    # are left where the whole game took them)
-                    out.append(extras_clash(adversary, 1, clash))
-                    continue
-                extras.update(
-                    {name: np.array(v[:n], dtype=np.float64) for name, v in drawn[k][2].items()}
-                )
-        transcript = Transcript(
-            header=headers[k],
-            raw_instances=Xs[k] if n else [],  # as the engine records no round
-            predictions=np.array(predictions[k, :n], dtype=np.float64),
-            labels=y[k, :n].astype(np.int8),
-            updated=np.array(updated[k, :n], dtype=bool),
-            extras=extras,
-        )
-        transcript.wall_time = share
-        failure = settle(transcript, learner, adversary)
-        if failure is not None:
-            transcript.status, transcript.reason = "aborted", str(failure)
-            out.append(failure)
-        else:
-            out.append(transcript)
-    return out
