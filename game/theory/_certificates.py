@@ -322,6 +322,8 @@ def _first_bad(certificate: Certificate, instances, y: np.ndarray, rounds: int) 
 #: (against weights scaled into [0.5, 1), no product overflows or underflows).
 _ROW_HIGH = 2.0**480
 _ROW_LOW = 2.0**-480
+#: A score below this may come from a row whose entries are all below _ROW_LOW (d < 2^80).
+_TINY_SCORE = 2.0**-400
 
 
 def _float_vector(value) -> np.ndarray:
@@ -409,16 +411,33 @@ class HalfspaceCertificate(Certificate):
         """
         X = np.asarray(instances, dtype=np.float64)
         v = self._direction()
-        exponents = None
-        if X.ndim and X.shape[-1]:
+        if not (X.ndim and X.shape[-1]):
+            return X @ v, None, v
+        if not max(X.max(), -X.min()) <= _ROW_HIGH:  # a huge entry (or NaN): row by row
             big = np.maximum(X.max(axis=-1), -X.min(axis=-1))  # max |x_i|, no copy of X
             nonzero = big[big > 0]
             if nonzero.size and (nonzero.max() > _ROW_HIGH or nonzero.min() < _ROW_LOW):
                 _, exponents = np.frexp(big)
-                X = np.ldexp(X, -exponents[..., None])
+                return np.ldexp(X, -exponents[..., None]) @ v, exponents, v
+            return X @ v, None, v
+        # no entry past 2^480: only rows whose largest entry is below 2^-480 need
+        # scaling, and every such row scores below d·2^-480 < _TINY_SCORE
+        scores = X @ v
+        tiny = np.flatnonzero(np.abs(scores) < _TINY_SCORE)
+        if not tiny.size:
+            return scores, None, v
+        rows = X[tiny]
+        big = np.maximum(rows.max(axis=-1), -rows.min(axis=-1))
+        small = (big > 0) & (big < _ROW_LOW)
+        if not small.any():
+            return scores, None, v
+        exponents = np.zeros(scores.shape, dtype=np.int64)
+        _, exponents[tiny[small]] = np.frexp(big[small])
+        scaled = np.ldexp(rows[small], -exponents[tiny[small], None])
+        scores[tiny[small]] = scaled @ v
         # rows and v now have their largest entries between 2^-480 and 2^480: the
         # plain product is what game.theory.scores computes, without its |X| pass
-        return X @ v, exponents, v
+        return scores, exponents, v
 
     def labels(self, instances) -> np.ndarray:
         return np.where(self._scores(instances)[0] >= 0, 1, -1).astype(np.int8)
@@ -447,7 +466,7 @@ class HalfspaceCertificate(Certificate):
             return
         if X.ndim != 2 or X.shape[1] != d or X.dtype.kind not in "iuf":
             raise _unfit(judges, X)
-        if X.dtype.kind == "f":
+        if X.dtype.kind == "f" and not (np.isfinite(X.max()) and np.isfinite(X.min())):
             # a row is finite iff its largest and smallest entries are (NaN propagates)
             finite = np.isfinite(X.max(axis=1)) & np.isfinite(X.min(axis=1))
             if not finite.all():
