@@ -373,14 +373,15 @@ def _kernel_game(
 
     Only when both classes declare lockstep kernels that reproduce this game
     exactly (:func:`game.players.lockstep_plan`) and the learner's runs
-    compiled: the transcript is the loop's, round for round, and settled by
-    the same :func:`settle`.
+    compiled for a game of this length (``LockstepLearner.compiled``): the
+    transcript is the loop's, round for round, and settled by the same
+    :func:`settle`.
     """
     plan = lockstep_plan([learner], [adversary], rounds)
     if plan is None:
         return None
     compiled = plan.learner_kernel.compiled
-    if compiled is None or not compiled():
+    if compiled is None or not compiled(sum(plan.lengths) * plan.dimension):
         return None
     start = time.perf_counter()
     played = play_lockstep(plan, [learner], [adversary])

@@ -21,8 +21,11 @@ Abernethy lecture 16 (004)  +1              "nonpositive"    False
 The default is 004's. Updates are recorded apart from mistakes either way.
 
 The class declares its lockstep kernel (``Perceptron.lockstep``, the protocol
-of :mod:`game.players`): K Perceptrons play K games at once, on a K × d
-weight matrix, each game exactly its serial game.
+of :mod:`game.players`): K Perceptrons play K games at once, each game
+exactly its serial game. With numba installed (the ``fast`` extra) it plays
+them through a compiled loop (:func:`lockstep_loop`), game by game; without
+it, or inside ``learners.weight_kernels.compiled(False)``, in numpy, on a
+K × d weight matrix.
 
 Floating point: the score w·x is the plain dot product, and only where that
 is not finite, or so small that it may have lost its digits to underflow
@@ -37,6 +40,7 @@ on the same rows, so its games stay the engine's.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import attrs
@@ -51,6 +55,7 @@ from game.theory.bounds import (
     block_novikoff,
     perceptron_hinge,
 )
+from learners.weight_kernels import enabled as _compiled_loops_on
 
 __all__ = [
     "SAFE_LOW",
@@ -59,6 +64,7 @@ __all__ = [
     "comparator_bounds",
     "halfspace_margins",
     "instances_as_used",
+    "lockstep_loop",
     "realizable",
     "scaled_score",
     "tightest",
@@ -488,6 +494,93 @@ def _rounds(W, Xs, yf, may, zero_label, by_mistake):
     return S, U
 
 
+#: The compiled loop, once loaded; or why it could not be.
+_LOOP: dict[str, Any] = {"kernel": None, "failed": None}
+
+
+def lockstep_loop() -> Callable | None:
+    """The compiled loop the lockstep kernel plays through, or None.
+
+    None when numba is not installed or does not load, or when the learners'
+    compiled loops are switched off (:func:`learners.weight_kernels.compiled`);
+    the kernel then plays its numpy way. Either way each game is its engine
+    game, bit for bit. The loop (in ``learners._perceptron_loop``, imported
+    here on first use) plays one game at a time, its weights in the cache,
+    and stops at a round whose score it cannot prove to have the learner's
+    sign (a score within rounding of zero, or one so small or so large that
+    the learner takes its slow path): that round's score is computed the
+    learner's way and handed back.
+
+    Examples
+    --------
+    >>> from learners.weight_kernels import compiled
+    >>> loop = lockstep_loop()
+    >>> loop is None or callable(loop)
+    True
+    >>> with compiled(False):
+    ...     print(lockstep_loop())
+    None
+    """
+    if not _compiled_loops_on():
+        return None
+    if _LOOP["kernel"] is None and _LOOP["failed"] is None:
+        try:
+            from learners._perceptron_loop import run
+
+            X, y = np.ones((1, 1)), np.ones(1, dtype=np.int64)
+            X.flags.writeable = False  # compile (or load) the commonest case now: drawn games
+            w, predictions, updated = np.zeros(1), np.zeros(1), np.zeros(1, dtype=bool)
+            run(w, X, y, predictions, updated, True, False, 0, 0.0, False)
+        except Exception as exc:  # no numba, one built for another numpy, or a broken one
+            _LOOP["failed"] = f"{type(exc).__name__}: {exc}"
+        else:
+            _LOOP["kernel"] = run
+    return _LOOP["kernel"]
+
+
+#: Instance values a game must hold for a single game to load the compiled loop: loading
+#: numba and the loop takes about a second, which the loop repays over some 3·10⁷ values.
+WORTH_LOADING = 5 * 10**7
+
+
+def _lockstep_compiled(values: int) -> bool:
+    """Whether the kernel plays compiled: the loop loaded, or worth loading for this many values.
+
+    A single game (``game.play``) goes through the kernel only then, so a short
+    game never waits for numba to load; once a batch, a sweep or
+    :func:`lockstep_loop` has loaded the loop, every game may use it.
+    """
+    if not _compiled_loops_on() or _LOOP["failed"] is not None:
+        return False
+    if _LOOP["kernel"] is not None:
+        return True
+    return values >= WORTH_LOADING and lockstep_loop() is not None
+
+
+def _score(w: np.ndarray, x: np.ndarray) -> float:
+    """The learner's score w·x: the plain dot product, or its slow path (``predict``'s own)."""
+    s = float(np.vdot(w, x))
+    if not SAFE_LOW <= abs(s) < _INF:
+        s = scaled_score(w, x)
+    return s
+
+
+def _compiled_rounds(loop, W, Xs, y, learners):
+    """The K games' predictions and update flags through the compiled loop, game by game."""
+    P = np.zeros(y.shape)
+    U = np.zeros(y.shape, dtype=bool)
+    for k, (learner, X) in enumerate(zip(learners, Xs, strict=True)):
+        X = np.ascontiguousarray(X)
+        w, yk, pk, uk = W[k], y[k], P[k], U[k]
+        plus, by_mistake = learner.zero_label == 1, learner.update_rule == "mistake"
+        t = loop(w, X, yk, pk, uk, plus, by_mistake, 0, 0.0, False)
+        while t < len(X):  # a round the loop could not decide: scored the learner's way
+            with np.errstate(over="ignore", invalid="ignore"):
+                s = _score(w, X[t])
+            t = loop(w, X, yk, pk, uk, plus, by_mistake, t, s, True)
+    return P, U
+
+
 def _lockstep_run(learners: list, Xs: list, y: np.ndarray, lengths: np.ndarray):
     """The Perceptron's rounds on K games at once (every convention, per game).
 
@@ -498,7 +591,9 @@ def _lockstep_run(learners: list, Xs: list, y: np.ndarray, lengths: np.ndarray):
     ("nonpositive") or when the predicted label (s == 0 giving +1 only with
     ``zero_label`` = 1, as ``update`` reads it) differs from y ("mistake"),
     unless x is zero; w ± x on the games that update, the same elementwise
-    sums as the learner's.
+    sums as the learner's. With numba, through the compiled loop
+    (:func:`lockstep_loop`), game by game; else in numpy, the K games a
+    round at a time.
     """
     k_games, n_max = y.shape
     d = Xs[0].shape[1] if Xs else 1
@@ -506,9 +601,14 @@ def _lockstep_run(learners: list, Xs: list, y: np.ndarray, lengths: np.ndarray):
     for k, learner in enumerate(learners):
         if learner._w is not None:
             W[k] = learner._w
+    Xs = [_normalized(X) if p.normalize else X for p, X in zip(learners, Xs, strict=True)]
+    loop = lockstep_loop()
+    if loop is not None:
+        P, U = _compiled_rounds(loop, W, Xs, y, learners)
+        _leave(learners, W, lengths)
+        return P, U
     zero_label = np.array([float(p.zero_label) for p in learners])
     by_mistake = np.array([p.update_rule == "mistake" for p in learners])
-    Xs = [_normalized(X) if p.normalize else X for p, X in zip(learners, Xs, strict=True)]
     yf = y.astype(np.float64)
     # rounds that may update: inside the game, and x not zero (a zero x leaves w as it is)
     may = np.zeros((k_games, n_max), dtype=bool)
@@ -517,10 +617,15 @@ def _lockstep_run(learners: list, Xs: list, y: np.ndarray, lengths: np.ndarray):
     with np.errstate(over="ignore", invalid="ignore"):  # those rows take the slow path
         S, U = _rounds(W, Xs, yf, may, zero_label, by_mistake)
     P = np.where(S > 0.0, 1.0, np.where(S < 0.0, -1.0, zero_label[:, None]))
+    _leave(learners, W, lengths)
+    return P, U
+
+
+def _leave(learners: list, W: np.ndarray, lengths: np.ndarray) -> None:
+    """Every learner with the weights its serial game leaves (none if it saw no instance)."""
     for k, learner in enumerate(learners):
         if lengths[k] > 0 or learner._w is not None:
             learner._w = W[k].copy()
-    return P, U
 
 
 @attrs.define(eq=False, on_setattr=attrs.setters.NO_OP)
@@ -574,7 +679,7 @@ class Perceptron:
     plays: ClassVar[frozenset[str]] = frozenset({"vector", "bits", "advice"})
     #: K games at once, on float64 vectors (:func:`game.play_batch`).
     lockstep: ClassVar[LockstepLearner] = LockstepLearner(
-        accepts=_lockstep_accepts, run=_lockstep_run
+        accepts=_lockstep_accepts, run=_lockstep_run, compiled=_lockstep_compiled
     )
 
     zero_label: int = attrs.field(

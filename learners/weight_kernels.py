@@ -51,7 +51,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["accepts", "available", "compiled", "weights_pass"]
+__all__ = ["accepts", "available", "compiled", "enabled", "weights_pass"]
 
 _state: dict[str, Any] = {"enabled": True, "kernel": None, "failed": None}
 
@@ -108,17 +108,20 @@ def accepts(array: np.ndarray) -> bool:
 
 @contextlib.contextmanager
 def compiled(enabled: bool) -> Iterator[None]:
-    """Switch the compiled loop on or off inside a ``with`` block (on by default).
+    """Switch the learners' compiled loops on or off inside a ``with`` block (on by default).
 
-    With ``compiled(False)`` the learners take the numpy way even when numba
-    is installed: the benchmark and the tests compare the two. The switch is
-    one for the whole process, its threads included.
+    One switch for every compiled loop of :mod:`learners`: this module's pass
+    over expert counts and the Perceptron's lockstep loop
+    (:func:`learners.perceptron.lockstep_loop`). With ``compiled(False)`` the
+    learners take the numpy way even when numba is installed: the benchmarks
+    and the tests compare the two. The switch is one for the whole process,
+    its threads included.
 
     Examples
     --------
     >>> with compiled(False):
-    ...     print(weights_pass())
-    None
+    ...     print(weights_pass(), enabled())
+    None False
     """
     before = _state["enabled"]
     _state["enabled"] = bool(enabled)
@@ -126,6 +129,17 @@ def compiled(enabled: bool) -> Iterator[None]:
         yield
     finally:
         _state["enabled"] = before
+
+
+def enabled() -> bool:
+    """Whether the compiled loops are switched on (:func:`compiled`); numba may still be missing.
+
+    Examples
+    --------
+    >>> enabled()
+    True
+    """
+    return _state["enabled"]
 
 
 def weights_pass() -> Callable | None:

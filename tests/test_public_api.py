@@ -31,8 +31,8 @@ from learners.weight_kernels import available
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("game", "learners", "adversaries")
 SKIP = {"game.__main__"}  # a script: importing it runs the command line
-if not available():  # the compiled loop needs numba (the fast extra)
-    SKIP.add("learners._weight_loop")
+if not available():  # the compiled loops need numba (the fast extra)
+    SKIP |= {"learners._weight_loop", "learners._perceptron_loop"}
 
 
 def module_names():

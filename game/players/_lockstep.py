@@ -138,10 +138,12 @@ class LockstepLearner:
         K × n floats), and leave every learner in the state its serial game
         would. :func:`rounds_of` walks the games' rounds in windows.
     compiled : callable, optional
-        ``compiled() -> bool``: whether ``run`` goes through compiled code now
-        (the ``fast`` extra installed and not switched off). :func:`game.play`
-        sends a single game through the kernels (K = 1) only then; without
-        it, ``run`` serves :func:`game.play_batch` alone.
+        ``compiled(values) -> bool``: whether ``run`` would go through compiled
+        code (the ``fast`` extra installed and not switched off) for games of
+        ``values`` instance values in all, loading that code only when the
+        games are long enough to repay its loading. :func:`game.play` sends a
+        single game through the kernels (K = 1) only then; without it, ``run``
+        serves :func:`game.play_batch` alone.
 
     Examples
     --------
@@ -155,7 +157,7 @@ class LockstepLearner:
 
     accepts: Callable[[Any, int, np.dtype], bool]
     run: Callable[[list, list, np.ndarray, np.ndarray], tuple]
-    compiled: Callable[[], bool] | None = None
+    compiled: Callable[[int], bool] | None = None
 
 
 def kernel_for(cls: type) -> Source | LockstepLearner | None:

@@ -61,6 +61,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import struct
 from collections.abc import Iterable
 from typing import Any
 
@@ -251,12 +252,27 @@ def _quantised(value: Any) -> Any:
     if isinstance(value, dict):
         return {str(k): _quantised(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
+        if len(value) > 8 and all(v.__class__ is float for v in value):  # a vector: at once
+            return [[c] for c in canonical(np.array(value, dtype=np.float64)).tolist()]
         return [_quantised(v) for v in value]
     if isinstance(value, np.generic):
         value = value.item()
     if isinstance(value, float):
-        return [int(canonical(np.float64(value)))]
+        return [_canonical_float(value)]
     return value
+
+
+def _canonical_float(x: float) -> int:
+    """:func:`canonical` of one Python float, with Python integers (no array made)."""
+    if x != x:
+        return NAN
+    bits = struct.unpack("<q", struct.pack("<d", x))[0]
+    magnitude = bits & 0x7FFF_FFFF_FFFF_FFFF
+    if magnitude == 0x7FF0_0000_0000_0000:
+        kept = INFINITY
+    else:
+        kept = min((magnitude + (1 << 28) - 1 + ((magnitude >> 29) & 1)) >> 29, _LARGEST)
+    return -kept if bits < 0 else kept
 
 
 def game_fields(header: dict) -> dict:

@@ -889,7 +889,7 @@ def test_rows_of_immutable_memory_are_recorded_by_reference_others_are_copied():
     X = np.random.default_rng(0).standard_normal((6, 3))
     y = np.where(X[:, 0] >= 0, 1, -1)
     replay = Replay(instances=X, labels=y)  # holds its rows in immutable memory
-    tr = play(Perceptron(), replay, rounds=6)
+    tr = play(Perceptron(), replay, rounds=6, lockstep=False)  # the round loop's record
     rows = tr.raw_instances
     assert all(is_immutable(r.base) for r in rows[1:])  # by reference: nothing to copy
     assert np.array_equal(tr.instances, X)

@@ -32,7 +32,7 @@ class AlwaysPlus:
     """Predicts +1, never updates; its kernel says it is compiled."""
 
     deterministic = True
-    lockstep = LockstepLearner(accepts=_accepts, run=_run, compiled=lambda: True)
+    lockstep = LockstepLearner(accepts=_accepts, run=_run, compiled=lambda values: True)
 
     def __init__(self):
         self.kernel_calls = 0
@@ -45,7 +45,7 @@ class AlwaysPlus:
 
 
 class NotCompiled(AlwaysPlus):
-    lockstep = LockstepLearner(accepts=_accepts, run=_run, compiled=lambda: False)
+    lockstep = LockstepLearner(accepts=_accepts, run=_run, compiled=lambda values: False)
 
 
 def stream(seed: int = 0) -> SeparableStream:

@@ -170,8 +170,13 @@ def test_weights_that_may_overflow_make_the_bound_not_applicable():
     """w = x₁ + x₂ has first entry 2e308: the floating point Perceptron is not the theorem's."""
     X = np.array([[1e308, 1e308], [1e308, -1.1e308]])
     y = np.array([1, 1])
-    with pytest.warns(RuntimeWarning, match="overflow"):  # numpy's, on w += x₂
-        tr = game(Perceptron(), X, y)
+    adversary = Replay(instances=X, labels=y, separator=U)
+    with pytest.warns(RuntimeWarning, match="overflow"):  # numpy's, on w += x₂ in the loop
+        tr = play(Perceptron(), adversary, rounds=2, lockstep=False)
+    # the compiled kernel (once loaded) plays the same game, silently
+    assert play(Perceptron(), Replay(instances=X, labels=y, separator=U), rounds=2).digest == (
+        tr.digest
+    )
     assert tr.updated.tolist() == [True, True]  # round 2 scores −0.1e616: a mistake
     assert tr.predictions.tolist() == [1.0, -1.0]
     assert not tr.bound.applies and tr.bound.reason.startswith("weights finite fails")

@@ -429,3 +429,14 @@ def test_canonical_form_rounds_exact_halves_to_even(kept, scale, negative):
     assert canonical(values).tolist() == [reference_form(v) for v in values.tolist()]
     if abs(value) >= 2.0**-1022:  # the halfway value keeps the even significand
         assert abs(int(canonical(values)[0])) % 2 == 0
+
+
+@given(st.lists(st.integers(min_value=-(2**63), max_value=2**63 - 1), min_size=1, max_size=30))
+def test_header_floats_take_the_canonical_form_alone_or_as_a_vector(patterns):
+    """canonical_text gives a float its canonical form, one at a time or a long list at once."""
+    from game.transcript import canonical_text
+
+    values = np.array(patterns, dtype=np.int64).view(np.float64).tolist()
+    forms = [reference_form(v) for v in values]
+    assert canonical_text(values) == canonical_text([[f] for f in forms])
+    assert [canonical_text(v) for v in values] == [canonical_text([f]) for f in forms]
