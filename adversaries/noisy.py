@@ -12,6 +12,7 @@ from typing import ClassVar
 import attrs
 import numpy as np
 
+from adversaries import draw_kernels
 from adversaries.blocks import BLOCK
 from adversaries.streams import SeparableStream
 from game.players import Source, one_of, real_in
@@ -22,6 +23,11 @@ __all__ = ["NoisyStream"]
 
 def _lockstep_examples(stream: NoisyStream, n: int) -> tuple:
     """The n examples ``instance`` would present (drawn BLOCK at a time) and ``corrupted``."""
+    rows = -(-n // BLOCK) * BLOCK
+    drawn = stream._draw_compiled(rows, BLOCK) if rows else None
+    if drawn is not None:
+        X, y, corrupted = drawn
+        return X[:n], y[:n], {"corrupted": corrupted[:n].astype(np.float64)}
     blocks = [stream.draw_noisy(BLOCK) for _ in range(-(-n // BLOCK))]
     if not blocks:
         return np.empty((0, stream.dimension)), np.empty(0, dtype=np.int64), {}
@@ -91,11 +97,35 @@ class NoisyStream(SeparableStream):
 
     def draw_noisy(self, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The next ``n`` examples as (X, y, corrupted): the clean draw, then the noise."""
+        drawn = self._draw_compiled(n, n)
+        if drawn is not None:
+            return drawn
         X, y = SeparableStream.draw(self, n)
-        rng, u = self.rng, self.direction
+        rng = self.rng
         corrupted = rng.uniform(size=n) < self.rate
         inside = rng.uniform(-self.margin, self.margin, n)
-        y = y.copy()
+        return self._corrupt(X, y.copy(), corrupted, inside)
+
+    def _draw_compiled(self, rows: int, block: int) -> tuple | None:
+        """``draw_noisy(block)`` over ``rows`` rows in one compiled call, or None (numpy's turn).
+
+        The two uniform runs of each block are drawn raw on [0, 1) and mapped
+        here as ``Generator.uniform`` maps them (low + (high − low)·U).
+        """
+        drawn = draw_kernels.separable(
+            self.rng, self.direction, self.margin, self.radius, rows, block, noise=2
+        )
+        if drawn is None:
+            return None
+        X, y, (flags, raw) = drawn
+        low, high = float(-self.margin), float(self.margin)
+        inside = low + (high - low) * raw
+        X.flags.writeable = False
+        return self._corrupt(X, y, flags < self.rate, inside)
+
+    def _corrupt(self, X, y, corrupted, inside) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The noise applied to clean examples (y writable, X read-only): (X, y, corrupted)."""
+        u = self.direction
         if self.noise == "flip":
             y[corrupted] = -y[corrupted]
         elif corrupted.any():

@@ -2,7 +2,8 @@
 
 ``SeparableStream`` declares its lockstep source (``SeparableStream.lockstep``,
 the protocol of :mod:`game.players`): a fresh stream's game is
-``examples(n)``, drawn ahead for :func:`game.play_batch`.
+``examples(n)``, drawn ahead for :func:`game.play_batch`. With numba its draws
+are compiled (:mod:`adversaries.draw_kernels`): the same numbers, bit for bit.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any, ClassVar
 import attrs
 import numpy as np
 
+from adversaries import draw_kernels
 from adversaries.blocks import BLOCK, BlockStream
 from game.errors import ParameterError
 from game.players import Footprint, Source, integer_at_least, positive, rng_field
@@ -127,7 +129,15 @@ class SeparableStream(BlockStream):
         return Footprint(instance=8 * d, entries=d, own=own, key="dimension")
 
     def draw(self, n: int) -> tuple[np.ndarray, np.ndarray]:
-        """The next ``n`` examples drawn from the stream's distribution, as (X, y)."""
+        """The next ``n`` examples drawn from the stream's distribution, as (X, y).
+
+        Compiled when :mod:`adversaries.draw_kernels` can (the same numbers).
+        """
+        drawn = draw_kernels.separable(self.rng, self.direction, self.margin, self.radius, n, n)
+        if drawn is not None:
+            X, y, _ = drawn
+            X.flags.writeable = False
+            return X, y
         rng, u, d = self.rng, self.direction, self.dimension
         y = rng.integers(0, 2, n) * 2 - 1
         a = rng.uniform(self.margin, self.radius, n)
@@ -142,6 +152,24 @@ class SeparableStream(BlockStream):
             X += g * (r / np.where(norms > 0, norms, 1.0))[:, None]
         X.flags.writeable = False
         return X, y
+
+    def examples(self, n: int) -> tuple[np.ndarray, np.ndarray]:
+        """The next ``n`` examples exactly as ``instance`` would present them, as (X, y).
+
+        Drawn ``BLOCK`` at a time (:meth:`BlockStream.examples`), in one
+        compiled call when :mod:`adversaries.draw_kernels` can.
+        """
+        rows = -(-n // BLOCK) * BLOCK if n > 0 else 0
+        drawn = self._draw_compiled(rows, BLOCK) if rows else None
+        if drawn is None:
+            return BlockStream.examples(self, n)
+        return drawn[0][:n], drawn[1][:n]
+
+    def _draw_compiled(self, rows: int, block: int) -> tuple | None:
+        """``draw(block)`` over ``rows`` rows in one compiled call as (X, y, …), or None."""
+        return draw_kernels.separable(
+            self.rng, self.direction, self.margin, self.radius, rows, block
+        )
 
     def certificate(self) -> HalfspaceCertificate:
         """The hidden separator u."""
