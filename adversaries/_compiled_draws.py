@@ -28,6 +28,8 @@ from numba.np.random._constants import (
     ziggurat_nor_r,
 )
 
+from game.theory import jit
+
 __all__ = ["combine", "separable"]
 
 #: PCG64's 128-bit multiplier (``PCG_DEFAULT_MULTIPLIER_128``).
@@ -39,18 +41,6 @@ _WI, _FI = wi_double, fi_double
 _SIGN = np.array([1.0, -1.0])
 _U64 = numba.uint64
 _TO_DOUBLE = 1.0 / 9007199254740992.0
-
-
-def _jit(function=None, **options):
-    """Compile lazily, cached on disk when there is somewhere to write; no fast-math."""
-
-    def compile_(f):
-        try:
-            return numba.njit(cache=True, nogil=True, **options)(f)
-        except RuntimeError:  # no writable cache location (a read-only install)
-            return numba.njit(nogil=True, **options)(f)
-
-    return compile_ if function is None else compile_(function)
 
 
 @intrinsic
@@ -75,7 +65,7 @@ def _step(typingctx, hi, lo, inc_hi, inc_lo):
     return sig, codegen
 
 
-@_jit(inline="always")
+@jit(inline="always")
 def _output(hi, lo):
     """PCG64's XSL-RR output of a state: (hi ⊕ lo) rotated right by hi's top 6 bits."""
     x = hi ^ lo
@@ -83,13 +73,13 @@ def _output(hi, lo):
     return (x >> rot) | (x << ((_U64(64) - rot) & _U64(63)))
 
 
-@_jit(inline="always")
+@jit(inline="always")
 def _double(hi, lo):
     """numpy's ``next_double`` of a state just stepped: its top 53 bits over 2⁵³."""
     return (_output(hi, lo) >> _U64(11)) * _TO_DOUBLE
 
 
-@_jit
+@jit
 def _normal_tail(hi, lo, inc_hi, inc_lo, rabs, idx, x):
     """The ziggurat's rare branches (numpy's ``random_standard_normal``): (value, hi, lo).
 
@@ -122,7 +112,7 @@ def _normal_tail(hi, lo, inc_hi, inc_lo, rabs, idx, x):
             return x, hi, lo
 
 
-@_jit
+@jit
 def _leaf(a, lo, n):
     """Σ a[lo : lo + n], n ≤ 128, as numpy adds it: in order below 8, else eight running sums."""
     if n < 8:
@@ -151,7 +141,7 @@ def _leaf(a, lo, n):
     return res
 
 
-@_jit
+@jit
 def _row_sum(a, frames, sums):
     """``numpy.add.reduce`` of a contiguous row: 0.0 plus numpy's pairwise sum of it.
 
@@ -190,7 +180,7 @@ def _row_sum(a, frames, sums):
     return 0.0 + sums[0]
 
 
-@_jit
+@jit
 def separable(state, u, low, high, block, X, y, a, U, extra):
     """Draw ``SeparableStream.draw(block)`` block after block, the state advanced in place.
 
@@ -257,7 +247,7 @@ def separable(state, u, low, high, block, X, y, a, U, extra):
     state[0], state[1], state[4], state[5] = hi, lo, has32, word
 
 
-@_jit
+@jit
 def combine(X, y, a, u, c):
     """X[i] = (y_i·a_i)·u + X[i]·c_i (or (y_i·a_i)·u alone when c is empty), in place."""
     m, d = X.shape

@@ -20,14 +20,15 @@ a process without numba draw in numpy. Loading numba takes about a second,
 so a draw loads the loop only when it is already loaded, when numba is
 already imported (a compiled learner loaded it), or when the draw is large
 (``WORTH_LOADING`` values); :func:`available` loads it on purpose.
-:func:`compiled` switches the compiled draws off (the tests and benchmarks
+:func:`game.theory.compiled` switches the compiled draws off (the tests and benchmarks
 compare the two ways).
 
 Examples
 --------
 >>> import numpy as np
 >>> from adversaries import SeparableStream
->>> from adversaries.draw_kernels import available, compiled
+>>> from adversaries.draw_kernels import available
+>>> from game.theory import compiled
 >>> def game(): return SeparableStream(5, 0.1, rng=np.random.default_rng(7))
 >>> fast, slow = game(), game()
 >>> ok = available()                       # load the compiled loop (False without numba)
@@ -42,20 +43,20 @@ True
 
 from __future__ import annotations
 
-import contextlib
 import sys
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 
-__all__ = ["WORTH_LOADING", "available", "compiled", "enabled", "separable"]
+from game.theory import compiled_enabled
+
+__all__ = ["WORTH_LOADING", "available", "separable"]
 
 #: Values (rows × dimension) a single draw must hold to load numba for itself: loading
 #: takes about a second, which the compiled loop repays over some 5·10⁷ values.
 WORTH_LOADING = 5 * 10**7
 
-_state: dict[str, Any] = {"enabled": True, "loop": None, "failed": None}
+_state: dict[str, Any] = {"loop": None, "failed": None}
 
 _MASK = (1 << 64) - 1
 
@@ -88,44 +89,9 @@ def available() -> bool:
     return _load() is not None
 
 
-@contextlib.contextmanager
-def compiled(enabled: bool) -> Iterator[None]:
-    """Switch the streams' compiled draws on or off inside a ``with`` block (on by default).
-
-    With ``compiled(False)`` the streams draw in numpy even when numba is
-    installed; the numbers are the same either way. The switch is one for the
-    whole process, its threads included.
-
-    Examples
-    --------
-    >>> with compiled(False):
-    ...     enabled()
-    False
-    >>> enabled()
-    True
-    """
-    before = _state["enabled"]
-    _state["enabled"] = bool(enabled)
-    try:
-        yield
-    finally:
-        _state["enabled"] = before
-
-
-def enabled() -> bool:
-    """Whether the compiled draws are switched on (:func:`compiled`); numba may still be missing.
-
-    Examples
-    --------
-    >>> enabled()
-    True
-    """
-    return _state["enabled"]
-
-
 def _loop_for(values: int) -> Any:
     """The compiled loop if on and loaded, or worth loading for a draw of ``values`` values."""
-    if not _state["enabled"] or _state["failed"] is not None:
+    if not compiled_enabled() or _state["failed"] is not None:
         return None
     if _state["loop"] is not None:
         return _state["loop"]
@@ -173,6 +139,7 @@ def separable(
     --------
     >>> import numpy as np
     >>> from adversaries import SeparableStream
+    >>> from game.theory import compiled
     >>> u = np.array([0.6, 0.8])
     >>> with compiled(False):
     ...     X, y = SeparableStream(2, 0.1, rng=np.random.default_rng(0), direction=u).draw(3)

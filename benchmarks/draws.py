@@ -3,7 +3,7 @@
 For each dimension d (10, 100, 1,000 by default), ``SeparableStream(d,
 0.1).examples(rounds)`` (the lockstep source's draw of a whole game, 256
 rows at a time) and the same for ``NoisyStream`` (rate 0.2, flipped labels),
-timed in numpy (inside ``adversaries.draw_kernels.compiled(False)``) and
+timed in numpy (inside ``game.theory.compiled(False)``) and
 compiled (:mod:`adversaries.draw_kernels`), the calls interleaved and the
 best of ``--repeats`` kept; every stream is built (seed 0) before its clock
 starts. Each row says whether the two ways drew the same numbers, bit for bit
@@ -27,8 +27,9 @@ from rich.console import Console
 from rich.table import Table
 
 from adversaries import NoisyStream, SeparableStream
-from adversaries.draw_kernels import available, compiled
+from adversaries.draw_kernels import available
 from game.players import kernel_for
+from game.theory import compiled
 
 
 def makers(dimension: int) -> dict[str, Callable]:

@@ -28,7 +28,7 @@ after the last round; it is not part of a round). Games:
 
 Exponential Weights and Weighted Majority are timed both ways side by side:
 with their pass over the weights compiled (numba, the ``fast`` extra) and
-with numpy alone (inside ``learners.weight_kernels.compiled(False)``). The
+with numpy alone (inside ``game.theory.compiled(False)``). The
 compiled way is skipped when numba is not installed.
 
 Halving is also timed playing *points* of a class: ``all_functions(20)``
@@ -53,10 +53,10 @@ from rich.console import Console
 from rich.table import Table
 
 from game import play
-from game.theory import frozen_copy
+from game.theory import compiled, frozen_copy
 from game.theory.concepts import all_functions
 from learners.experts import ExponentialWeights, Halving, WeightedMajority
-from learners.weight_kernels import available, compiled
+from learners.weight_kernels import available
 
 _BLOCKS = 16
 

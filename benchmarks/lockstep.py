@@ -10,7 +10,7 @@ clock starts, and every way computes its games' digests:
 - *play_batch, compiled, digests not asked for*: the same, its transcripts'
   digests left uncomputed (the difference is the digests' cost);
 - *play_batch, numpy kernel*: the same inside
-  ``learners.weight_kernels.compiled(False)``;
+  ``game.theory.compiled(False)`` (every compiled loop off: the draws too);
 - *play_batch one game at a time*: 200 calls of ``play_batch`` with K = 1,
   compiled: what an oblivious single game costs through the kernel;
 - *serial game.play, compiled off*: a Python loop of ``game.play``, the
@@ -42,9 +42,9 @@ from rich.table import Table
 import game
 from adversaries import SeparableStream
 from game.players import kernel_for
+from game.theory import compiled
 from learners import Perceptron
 from learners.perceptron import lockstep_loop
-from learners.weight_kernels import compiled
 
 BATCH = "play_batch, compiled"
 SERIAL = "serial game.play, compiled off"

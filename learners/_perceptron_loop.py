@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 
-import numba
+from game.theory import jit
 
 __all__ = ["run"]
 
@@ -26,21 +26,12 @@ _EXACT = 2.0**52
 _U = 2.0**-53
 
 
-def _jit(function):
-    """Compile lazily, the machine code cached on disk when there is somewhere to write it.
-
-    'reassoc' lets the sums be split across vector lanes; nothing else is
-    relaxed (no fused multiply-add), so every product and every update
-    w ± x is rounded as numpy rounds it.
-    """
-    options = {"nogil": True, "fastmath": {"reassoc"}}
-    try:
-        return numba.njit(cache=True, **options)(function)
-    except RuntimeError:  # no writable cache location (a read-only install)
-        return numba.njit(**options)(function)
+#: 'reassoc' lets sums be split across vector lanes; nothing else is relaxed (no fused
+#: multiply-add), so every product and every w ± x is rounded as numpy rounds it.
+REASSOCIATE = {"reassoc"}
 
 
-@_jit
+@jit(fastmath=REASSOCIATE)
 def _exact_zero(w, x):
     """Whether every w_i·x_i is an exact 0 of finite factors: then every score is 0."""
     for i in range(w.shape[0]):
@@ -50,7 +41,7 @@ def _exact_zero(w, x):
     return True
 
 
-@_jit
+@jit(fastmath=REASSOCIATE)
 def _small_integers(w, x):
     """Whether every entry of w and x is an integer below 2⁵² in magnitude."""
     for i in range(w.shape[0]):
@@ -60,7 +51,7 @@ def _small_integers(w, x):
     return True
 
 
-@_jit
+@jit(fastmath=REASSOCIATE)
 def _play(w, x, yt, s, zero_plus, by_mistake):
     """Round t on the learner's score s: the prediction, and whether w changed (w updated)."""
     if s > 0.0:
@@ -89,7 +80,7 @@ def _play(w, x, yt, s, zero_plus, by_mistake):
     return predicted, change
 
 
-@_jit
+@jit(fastmath=REASSOCIATE)
 def run(w, X, y, predictions, updated, zero_plus, by_mistake, start, score, scored):
     """Play rounds ``start``, ``start + 1``, … of one game; return where it stopped.
 

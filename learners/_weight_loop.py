@@ -2,25 +2,17 @@
 
 from __future__ import annotations
 
-import numba
+from game.theory import jit
 
 __all__ = ["run"]
 
 
-def _jit(function):
-    """Compile lazily, the machine code cached on disk when there is somewhere to write it.
-
-    'reassoc' lets the sums be split across vector lanes; nothing else is
-    relaxed, so every product is rounded as numpy rounds it.
-    """
-    options = {"nogil": True, "fastmath": {"reassoc"}}
-    try:
-        return numba.njit(cache=True, **options)(function)
-    except RuntimeError:  # no writable cache location (a read-only install)
-        return numba.njit(**options)(function)
+#: 'reassoc' lets sums be split across vector lanes; nothing else is relaxed (no fused
+#: multiply-add), so every product and every w ± x is rounded as numpy rounds it.
+REASSOCIATE = {"reassoc"}
 
 
-@_jit
+@jit(fastmath=REASSOCIATE)
 def run(counts, table, least, labels, y, advice, update, weigh):
     """The pending zero-one update and its least count, then the sums at that least.
 

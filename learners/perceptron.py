@@ -24,7 +24,7 @@ The class declares its lockstep kernel (``Perceptron.lockstep``, the protocol
 of :mod:`game.players`): K Perceptrons play K games at once, each game
 exactly its serial game. With numba installed (the ``fast`` extra) it plays
 them through a compiled loop (:func:`lockstep_loop`), game by game; without
-it, or inside ``learners.weight_kernels.compiled(False)``, in numpy, on a
+it, or inside ``game.theory.compiled(False)``, in numpy, on a
 K × d weight matrix.
 
 Floating point: the score w·x is the plain dot product, and only where that
@@ -47,7 +47,13 @@ import attrs
 import numpy as np
 
 from game.players import LockstepLearner, integer_at_least, one_of, rounds_of
-from game.theory import HalfspaceCertificate, row_norms, scores, unit_vector
+from game.theory import (
+    HalfspaceCertificate,
+    compiled_enabled,
+    row_norms,
+    scores,
+    unit_vector,
+)
 from game.theory.bounds import (
     Bound,
     Hypothesis,
@@ -55,7 +61,6 @@ from game.theory.bounds import (
     block_novikoff,
     perceptron_hinge,
 )
-from learners.weight_kernels import enabled as _compiled_loops_on
 
 __all__ = [
     "SAFE_LOW",
@@ -502,7 +507,7 @@ def lockstep_loop() -> Callable | None:
     """The compiled loop the lockstep kernel plays through, or None.
 
     None when numba is not installed or does not load, or when the learners'
-    compiled loops are switched off (:func:`learners.weight_kernels.compiled`);
+    compiled loops are switched off (:func:`game.theory.compiled`);
     the kernel then plays its numpy way. Either way each game is its engine
     game, bit for bit. The loop (in ``learners._perceptron_loop``, imported
     here on first use) plays one game at a time, its weights in the cache,
@@ -513,7 +518,7 @@ def lockstep_loop() -> Callable | None:
 
     Examples
     --------
-    >>> from learners.weight_kernels import compiled
+    >>> from game.theory import compiled
     >>> loop = lockstep_loop()
     >>> loop is None or callable(loop)
     True
@@ -521,7 +526,7 @@ def lockstep_loop() -> Callable | None:
     ...     print(lockstep_loop())
     None
     """
-    if not _compiled_loops_on():
+    if not compiled_enabled():
         return None
     if _LOOP["kernel"] is None and _LOOP["failed"] is None:
         try:
@@ -550,7 +555,7 @@ def _lockstep_compiled(values: int) -> bool:
     game never waits for numba to load; once a batch, a sweep or
     :func:`lockstep_loop` has loaded the loop, every game may use it.
     """
-    if not _compiled_loops_on() or _LOOP["failed"] is not None:
+    if not compiled_enabled() or _LOOP["failed"] is not None:
         return False
     if _LOOP["kernel"] is not None:
         return True

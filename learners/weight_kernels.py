@@ -22,12 +22,13 @@ may differ in their last bits, which transcripts' digests, rounded to single
 precision, see only with the small chance :mod:`game.transcript` states.
 
 :func:`weights_pass` gives the compiled loop, or None when numba is not
-installed or the loop is switched off with :func:`compiled`.
+installed or the loop is switched off with :func:`game.theory.compiled`.
 
 Examples
 --------
 >>> import numpy as np
->>> from learners.weight_kernels import compiled, weights_pass
+>>> from game.theory import compiled
+>>> from learners.weight_kernels import weights_pass
 >>> counts, table = np.array([0, 0, 1, 1]), np.array([1.0, 0.5, 0.25, 0.0])
 >>> labels = np.array([1, 1, -1, -1], dtype=np.int8)
 >>> advice = np.array([1, -1, 1, -1], dtype=np.int8)
@@ -45,15 +46,16 @@ True
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-__all__ = ["accepts", "available", "compiled", "enabled", "weights_pass"]
+from game.theory import compiled_enabled
 
-_state: dict[str, Any] = {"enabled": True, "kernel": None, "failed": None}
+__all__ = ["accepts", "available", "weights_pass"]
+
+_state: dict[str, Any] = {"kernel": None, "failed": None}
 
 #: The dtypes the compiled loop takes for labels and advice (native byte order).
 _DTYPES = frozenset(
@@ -106,42 +108,6 @@ def accepts(array: np.ndarray) -> bool:
     return type(array) is np.ndarray and array.dtype in _DTYPES
 
 
-@contextlib.contextmanager
-def compiled(enabled: bool) -> Iterator[None]:
-    """Switch the learners' compiled loops on or off inside a ``with`` block (on by default).
-
-    One switch for every compiled loop of :mod:`learners`: this module's pass
-    over expert counts and the Perceptron's lockstep loop
-    (:func:`learners.perceptron.lockstep_loop`). With ``compiled(False)`` the
-    learners take the numpy way even when numba is installed: the benchmarks
-    and the tests compare the two. The switch is one for the whole process,
-    its threads included.
-
-    Examples
-    --------
-    >>> with compiled(False):
-    ...     print(weights_pass(), enabled())
-    None False
-    """
-    before = _state["enabled"]
-    _state["enabled"] = bool(enabled)
-    try:
-        yield
-    finally:
-        _state["enabled"] = before
-
-
-def enabled() -> bool:
-    """Whether the compiled loops are switched on (:func:`compiled`); numba may still be missing.
-
-    Examples
-    --------
-    >>> enabled()
-    True
-    """
-    return _state["enabled"]
-
-
 def weights_pass() -> Callable | None:
     """The compiled pass, or None (numba missing or not loading, or switched off).
 
@@ -159,4 +125,4 @@ def weights_pass() -> Callable | None:
     >>> run is None or callable(run)
     True
     """
-    return _load() if _state["enabled"] else None
+    return _load() if compiled_enabled() else None

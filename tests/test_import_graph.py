@@ -52,6 +52,12 @@ PACKAGE = "game"
 
 #: Third-party packages the theory may import (beside the standard library).
 THEORY_THIRD_PARTY = frozenset({"numpy", "networkx", "attrs", "scipy"})
+#: The theory's compiled loop and the helper that compiles every loop of the package, which
+#: import numba only once it is wanted (the ``fast`` extra).
+THEORY_COMPILED = {
+    "game.theory._ldim_loop": frozenset({"numba", "llvmlite"}),
+    "game.theory._compiled": frozenset({"numba"}),
+}
 #: The project's own modules the theory may import, beside its own.
 THEORY_MAY_IMPORT = ("game.errors",)
 #: The players: imported by ``game`` only inside functions.
@@ -255,7 +261,12 @@ def test_the_theory_imports_only_itself_the_errors_and_numerical_packages():
         if _first_party(f.target):
             allowed = any(_within(f.target, p) for p in ("game.theory", *THEORY_MAY_IMPORT))
         else:
-            allowed = top in stdlib or top in THEORY_THIRD_PARTY or top == "__future__"
+            allowed = (
+                top in stdlib
+                or top in THEORY_THIRD_PARTY
+                or top == "__future__"
+                or top in THEORY_COMPILED.get(f.module, ())
+            )
         if not allowed:
             bad.append(f"{f.module} line {f.line} imports {f.target}")
     assert not bad, "game.theory reaches outside itself:\n" + "\n".join(bad)

@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("game", "learners", "adversaries")
 SKIP = {"game.__main__"}  # a script: importing it runs the command line
 if not available():  # the compiled loops need numba (the fast extra)
-    SKIP |= {"learners._weight_loop", "learners._perceptron_loop"}
+    SKIP |= {"learners._weight_loop", "learners._perceptron_loop", "adversaries._compiled_draws"}
 
 
 def module_names():

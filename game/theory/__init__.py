@@ -21,6 +21,7 @@ from game.theory._certificates import (
     frozen_copy,
     is_immutable,
 )
+from game.theory._compiled import compiled, compiled_enabled, jit
 from game.theory._files import (
     MAX_CSV_BYTES,
     MAX_DEPTH,
@@ -80,12 +81,15 @@ __all__ = [
     "block_novikoff_claims",
     "certificate_class",
     "certificate_from_dict",
+    "compiled",
+    "compiled_enabled",
     "expert_losses",
     "first_disagreement",
     "frozen_copy",
     "get_loss",
     "input_lines",
     "is_immutable",
+    "jit",
     "margin_perceptron_claims",
     "nesting_depth",
     "os_problem",

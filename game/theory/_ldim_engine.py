@@ -33,6 +33,25 @@ depth-first search with these devices, each of which keeps the answer exact:
 - **Iterative deepening.** The exact value is found by asking k = lb + 1,
   lb + 2, … until the answer is no; the memo carries everything learnt from
   one question to the next, and from one call to the next.
+- **A compiled search** (with numba installed, the ``fast`` extra):
+  :mod:`game.theory._ldim_loop` runs the same search, with the same cut-offs
+  and the same order of candidate points, as machine code without a memo. It
+  takes every question "≥ k" with k ≤ 8, and every question on a state with
+  at most 64 points that still split it (over few points a memo saves less
+  than it costs: decision lists over 5 bits of length 10 are 15,036
+  hypotheses over 32 points); larger questions stay here, in the memo, their
+  sides gathered and counted by compiled loops. The loop is loaded (about a
+  second, once per process) by the first engine of a class with at least
+  65,536 matrix entries; smaller classes stay with numpy until it is loaded.
+  :func:`compiled` switches it off; the answers and the witnesses are the
+  same either way.
+
+No bound sharper than the two counting bounds above is used before the
+search. The counting bounds taken one or two levels deeper (1 + the largest
+over points x of the smaller of the sides' bounds) give nothing on the
+classes that cost the most: for decision lists over 5 bits of length 10,
+Ldim 12, they give 13 at every depth tried, as ⌊log₂ 15,036⌋ does, and the
+search must refute "≥ 13" by itself (it is 99% of the work).
 
 One engine serves one class (``FiniteClass.engine`` keeps one per class), so a
 game's many restriction questions share what was computed. The engine works on a
@@ -53,13 +72,15 @@ Examples
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import numpy as np
 
 from game.errors import ParameterError, check_integer
+from game.theory._compiled import compiled, compiled_enabled
 
-__all__ = ["LdimEngine", "popcount_rows"]
+__all__ = ["LdimEngine", "available", "popcount_rows"]
 
 #: How many row masks' dimensions :meth:`LdimEngine.ldim` remembers as they are.
 _MASK_CACHE = 1 << 14
@@ -83,6 +104,49 @@ else:  # numpy < 2.0
         """The number of set bits in each row of a 2-D ``uint64`` array."""
         w = np.ascontiguousarray(words)
         return _POP8[w.view(np.uint8)].reshape(w.shape[0], -1).sum(axis=1)
+
+
+#: The compiled loop, once loaded (switched by :func:`game.theory.compiled`).
+_kernels: dict[str, Any] = {"loop": None, "failed": None}
+
+#: The entries a class's matrix needs for its engine to load the compiled loop (about a
+#: second, once per process); smaller classes stay with numpy unless numba is loaded already.
+_WORTH = 1 << 16
+#: Questions "Ldim ≥ k" with k at most this go to the compiled search whatever the state.
+_NATIVE_K = 8
+#: So do all questions on a state with at most this many points that still split it:
+#: over few points the search without a memo costs less than the memo saves.
+_NATIVE_POINTS = 64
+
+
+def _loop():
+    """The compiled module (:mod:`game.theory._ldim_loop`), or None (no numba, or switched off)."""
+    if not compiled_enabled():
+        return None
+    if _kernels["loop"] is None and _kernels["failed"] is None:
+        try:
+            from game.theory import _ldim_loop as loop
+
+            one = np.ones((1, 1), dtype=np.uint64)  # compile (or load) the loop now
+            loop.ge(one, np.ones(1, dtype=np.int64), 2, 2)
+            loop.compress(one, one[0], 1)
+        except Exception as exc:  # no numba, one built for another numpy, or a broken one
+            _kernels["failed"] = f"{type(exc).__name__}: {exc}"
+        else:
+            _kernels["loop"] = loop
+    return _kernels["loop"]
+
+
+def available() -> bool:
+    """Whether the compiled search can run (numba is installed and loads).
+
+    Examples
+    --------
+    >>> isinstance(available(), bool)
+    True
+    """
+    with compiled(True):
+        return _loop() is not None
 
 
 #: About how many bits a block holds unpacked (a megabyte at a time).
@@ -163,6 +227,12 @@ class LdimEngine:
         self._top: _State | None = None
         self._by_mask: dict[bytes, int] = {}
 
+    def _loop(self):
+        """The compiled loop, for a class large enough to repay loading it (or once loaded)."""
+        if self.n_hypotheses * self.n_points < _WORTH and "numba" not in sys.modules:
+            return None
+        return _loop()
+
     @property
     def stats(self) -> dict[str, int]:
         """Work done so far (see the class docstring)."""
@@ -207,6 +277,10 @@ class LdimEngine:
         M, r = self._M, idx.size
         if r <= 1:
             return _State(r, idx)
+        loop = self._loop()
+        if loop is not None and M.dtype.kind in "biuf":
+            P = loop.pack_points(M, idx, every)
+            return self._make(P, np.arange(self.n_points), idx, r)
         P = np.empty((self.n_points, (r + 63) >> 6), dtype=np.uint64)
         step = max(1, _BLOCK // r)
         for a in range(0, self.n_points, step):
@@ -222,6 +296,10 @@ class LdimEngine:
         r = int(np.count_nonzero(side))
         if r <= 1:
             return _State(r, st.rows[side])
+        loop = self._loop()
+        if loop is not None:
+            P = loop.compress(st.P, _pack(side[None])[0], r)
+            return self._make(P, st.cols, st.rows[side], r, cnt)
         P = np.empty((st.P.shape[0], (r + 63) >> 6), dtype=np.uint64)
         step = max(1, _BLOCK // st.r)
         for a in range(0, P.shape[0], step):
@@ -256,7 +334,6 @@ class LdimEngine:
         st.key = r.to_bytes(8, "little") + P.tobytes()
         st.P = np.frombuffer(st.key, dtype=np.uint64, offset=8).reshape(P.shape)
         return st
-        return st
 
     def _entry(self, st: _State) -> list[int]:
         e = self._memo.get(st.key)
@@ -287,6 +364,14 @@ class LdimEngine:
             return False
         self._counts["questions"] += 1
         cnt = st.cnt
+        loop = self._loop() if k <= _NATIVE_K or st.P.shape[0] <= _NATIVE_POINTS else None
+        if loop is not None:  # the same search, compiled, with no memo below this question
+            j = int(loop.ge(np.array(st.P), cnt, r, k))
+            if j >= 0:
+                e[0], e[2] = k, j
+                return True
+            e[1] = k - 1
+            return False
         bal = np.minimum(cnt, r - cnt)
         if k == 2:
             best = int(np.argmax(bal))
@@ -306,15 +391,23 @@ class LdimEngine:
         refuted = np.empty((8, P.shape[1]), dtype=np.uint64)
         confirmed = np.empty((8, P.shape[1]), dtype=np.uint64)
         n_ref = n_conf = 0
+        loop = self._loop()
         for j in cand.tolist():
             A = P[j]
             B = full ^ A
-            if n_ref:
-                R = refuted[:n_ref]
-                if not (A & ~R).any(axis=1).all() or not (B & ~R).any(axis=1).all():
+            if n_ref:  # a side inside a side refuted: refuted too
+                if loop is not None:
+                    inside = loop.covered(A, refuted, n_ref, False, r) or loop.covered(
+                        A, refuted, n_ref, True, r
+                    )
+                else:
+                    R = refuted[:n_ref]
+                    inside = not (A & ~R).any(axis=1).all() or not (B & ~R).any(axis=1).all()
+                if inside:
                     self._counts["pruned"] += 1
                     continue
-            sp = popcount_rows(P & A)  # each point's count on the side A
+            # each point's count on the side A
+            sp = popcount_rows(P & A) if loop is None else loop.counts_with(P, j)
             rp = int(cnt[j])
             sm = cnt - sp
             rm = r - rp

@@ -82,6 +82,8 @@ def jsonable(value: Any) -> Any:
     if isinstance(value, dict):
         return {str(k): jsonable(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
+        if all(v.__class__ is float or v.__class__ is int for v in value):
+            return list(value)  # numbers already (a weight vector, say)
         return [jsonable(v) for v in value]
     return value
 

@@ -534,7 +534,8 @@ def test_even_votes_are_exact_ties_whichever_way_the_sums_are_added(way, seed):
     # experts shuffled): every round's vote is exactly even, and a sum added in
     # another order comes out a few last bits off zero, on either side
     from adversaries.experts import AdviceReplay
-    from learners.weight_kernels import available, compiled
+    from game.theory import compiled
+    from learners.weight_kernels import available
 
     if way == "compiled" and not available():
         pytest.skip("numba is not installed (the fast extra)")

@@ -3,7 +3,7 @@
 Runs only where numba is installed (the ``fast`` extra; CI installs it). Every
 way a stream draws (a block for the engine, a whole game for the lockstep
 source, round by round through ``instance``) is drawn twice from one seed, in
-numpy (``adversaries.draw_kernels.compiled(False)``) and compiled; the
+numpy (``game.theory.compiled(False)``) and compiled; the
 instances, labels and noise must be the same bytes and the generators must
 end in the same state, including numpy's buffered 32-bit half-word (a
 generator may arrive with one pending). Games played through
@@ -17,9 +17,9 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from adversaries import NoisyStream, SeparableStream, draw_kernels
-from adversaries.draw_kernels import compiled
 from game import play, play_batch
 from game.players import kernel_for
+from game.theory import compiled
 from learners import Perceptron
 
 pytest.importorskip("numba")

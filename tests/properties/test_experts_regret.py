@@ -23,7 +23,7 @@ from game.testing.strategies import (
     perfect_expert_games,
     point_sequences,
 )
-from game.theory import get_loss
+from game.theory import compiled, get_loss
 from learners import _weights as weights_module
 from learners import weight_kernels
 from learners.experts import (
@@ -138,7 +138,7 @@ def test_blocked_lazy_weights_match_whole_array_weights(make, loss, graded, way,
         pytest.skip("numba is not installed (the fast extra)")
     whole = predictions_and_potentials(make, game, loss)
     request.getfixturevalue("small_blocks")
-    with weight_kernels.compiled(way == "compiled"):
+    with compiled(way == "compiled"):
         blocked = predictions_and_potentials(make, game, loss)
     for a, b in zip(whole, blocked, strict=True):
         assert np.allclose(a, b, rtol=1e-9, atol=1e-12)

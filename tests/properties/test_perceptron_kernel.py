@@ -17,10 +17,10 @@ from hypothesis import strategies as st
 from adversaries import Replay
 from game import play, play_batch
 from game.players import kernel_for
+from game.theory import compiled
 from learners import Perceptron
 from learners import perceptron as perceptron_module
 from learners.perceptron import lockstep_loop
-from learners.weight_kernels import compiled
 
 pytest.importorskip("numba")
 

@@ -13,10 +13,11 @@ from hypothesis import strategies as st
 
 from game import play
 from game.testing.strategies import best_expert_games, graded_games
+from game.theory import compiled
 from learners import _weights as weights_module
 from learners._weights import powers
 from learners.experts import ExponentialWeights, WeightedMajority
-from learners.weight_kernels import compiled, weights_pass
+from learners.weight_kernels import weights_pass
 
 pytest.importorskip("numba")
 
