@@ -9,7 +9,7 @@ single-precision bytes alone (the floor of a digest that hashes 4 bytes a value)
 and their raw doubles, per value.
 
 Run: ``python benchmarks/end_of_game.py [--rounds N] [--dim D] [--repeats K]``.
-Target (issue 17): the end of the game at most 0.5× its loop.
+Target: the end of the game at most 0.5× its loop.
 """
 
 from __future__ import annotations

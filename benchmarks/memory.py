@@ -7,7 +7,7 @@ process's anonymous memory (``RssAnon``) every 10 ms. The figure is the peak
 less the memory before the game, divided by the bytes of the game's instances
 (rounds × d × 8): what the record, the end of the game (digest, certificate,
 bound) and every temporary cost on top of the instances themselves.
-Target (issue 17): at most 1.3×.
+Target: at most 1.3×.
 
 Run: ``python benchmarks/memory.py [--rounds N] [--dimension D]``.
 """

@@ -8,7 +8,7 @@ Times, interleaved, each in a fresh interpreter (best of ``--repeats``):
   built-in game from the command line, its table printed (to a pipe);
 - ``python -m game list --scenarios``: a command that plays nothing.
 
-and prints each against the first. The figure issue 17 names is the run's
+and prints each against the first. The figure that matters is the run's
 ratio: target ≤ 1.4×. Beside it, the modules a run of the scenario loads that
 it does not need (networkx, matplotlib, scipy, numba) are listed: none, if
 the lazy imports hold.

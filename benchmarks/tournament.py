@@ -19,7 +19,7 @@ import time
 
 from game.sweep import load_tournament
 
-#: The issue's target for the built-in tournament on 2 cores, in seconds.
+#: The target for the built-in tournament on 2 cores, in seconds.
 TARGET = 120.0
 
 
