@@ -3,7 +3,7 @@
 ``SeparableStream`` declares its lockstep source (``SeparableStream.lockstep``,
 the protocol of :mod:`game.players`): a fresh stream's game is
 ``examples(n)``, drawn ahead for :func:`game.play_batch`. With numba its draws
-are compiled (:mod:`adversaries.draw_kernels`): the same numbers, bit for bit.
+are compiled (``adversaries.draw_kernels``): the same numbers, bit for bit.
 """
 
 from __future__ import annotations
@@ -131,7 +131,7 @@ class SeparableStream(BlockStream):
     def draw(self, n: int) -> tuple[np.ndarray, np.ndarray]:
         """The next ``n`` examples drawn from the stream's distribution, as (X, y).
 
-        Compiled when :mod:`adversaries.draw_kernels` can (the same numbers).
+        Compiled when ``adversaries.draw_kernels`` can (the same numbers).
         """
         drawn = draw_kernels.separable(self.rng, self.direction, self.margin, self.radius, n, n)
         if drawn is not None:
@@ -156,8 +156,8 @@ class SeparableStream(BlockStream):
     def examples(self, n: int) -> tuple[np.ndarray, np.ndarray]:
         """The next ``n`` examples exactly as ``instance`` would present them, as (X, y).
 
-        Drawn ``BLOCK`` at a time (:meth:`BlockStream.examples`), in one
-        compiled call when :mod:`adversaries.draw_kernels` can.
+        Drawn ``BLOCK`` at a time (``BlockStream.examples``), in one
+        compiled call when ``adversaries.draw_kernels`` can.
         """
         rows = -(-n // BLOCK) * BLOCK if n > 0 else 0
         drawn = self._draw_compiled(rows, BLOCK) if rows else None

@@ -100,7 +100,7 @@ def canonical(values) -> np.ndarray:
     significant bits: its magnitude's lowest 29 bits are rounded away half to
     even (a carry runs into the exponent), and the 35 bits left, read as an
     integer, are negated for a negative number. So ±0 are 0; +inf is
-    :data:`INFINITY` and −inf its negative; every NaN is :data:`NAN`; a finite
+    ``INFINITY`` and −inf its negative; every NaN is ``NAN``; a finite
     number that would round to infinity keeps the largest finite form.
 
     Examples
